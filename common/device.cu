@@ -1,0 +1,99 @@
+// device.cu: device selection and memory checks.
+#include "device.h"
+
+#include <cuda_runtime.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "cuda_check.h"
+#include "errors.h"
+
+namespace {
+
+std::string version_name(int version) {
+  // The runtime encodes CUDA 13.0 as 13000.
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+}  // namespace
+
+std::string mebibytes(std::uint64_t bytes) {
+  return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
+}
+
+int usable_device_count() {
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess) {
+    // Clear the sticky error so that later calls report their own failures.
+    cudaGetLastError();
+    return 0;
+  }
+  return count;
+}
+
+DeviceInfo select_device(int id) {
+  int count = 0;
+  const cudaError_t result = cudaGetDeviceCount(&count);
+  if (result != cudaSuccess || count == 0) {
+    const std::string reason =
+        result != cudaSuccess ? cudaGetErrorString(result) : "the driver reports no device";
+    throw FatalError(kExitCudaError,
+                     "no usable CUDA device (" + reason +
+                         "); run on a machine with an NVIDIA GPU and its driver");
+  }
+  if (id >= count) {
+    throw FatalError(kExitCudaError,
+                     "--device " + std::to_string(id) + " does not exist: this machine has " +
+                         std::to_string(count) + " CUDA device(s), ids 0 to " +
+                         std::to_string(count - 1));
+  }
+  CUDA_CHECK(cudaSetDevice(id));
+  cudaDeviceProp properties;
+  CUDA_CHECK(cudaGetDeviceProperties(&properties, id));
+  int runtime = 0;
+  int driver = 0;
+  CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+  CUDA_CHECK(cudaDriverGetVersion(&driver));
+  DeviceInfo info;
+  info.id = id;
+  info.name = properties.name;
+  info.compute_capability =
+      std::to_string(properties.major) + "." + std::to_string(properties.minor);
+  info.multiprocessors = properties.multiProcessorCount;
+  info.total_bytes = properties.totalGlobalMem;
+  info.runtime_version = version_name(runtime);
+  info.driver_version = version_name(driver);
+  return info;
+}
+
+void require_device_memory(std::uint64_t bytes, const std::string &what) {
+  std::size_t free_bytes = 0;
+  std::size_t total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  if (bytes > free_bytes) {
+    throw FatalError(kExitOutOfMemory,
+                     "not enough device memory: " + what + " need " + mebibytes(bytes) +
+                         ", the device has " + mebibytes(free_bytes) + " free of " +
+                         mebibytes(total_bytes) + " (try fewer keys)");
+  }
+}
+
+void require_host_memory(std::uint64_t bytes, const std::string &what) {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  while (std::getline(meminfo, line)) {
+    std::istringstream fields(line);
+    std::string key;
+    std::uint64_t kibibytes = 0;
+    if (fields >> key >> kibibytes && key == "MemAvailable:") {
+      const std::uint64_t available = kibibytes * 1024;
+      if (bytes > available) {
+        throw FatalError(kExitOutOfMemory,
+                         "not enough host memory: " + what + " need about " + mebibytes(bytes) +
+                             ", " + mebibytes(available) + " are available (try fewer keys)");
+      }
+      return;
+    }
+  }
+}

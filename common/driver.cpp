@@ -1,0 +1,193 @@
+// driver.cpp: the shared main() of the course's programs.
+#include "driver.h"
+
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <new>
+
+#include "cli.h"
+#include "data.h"
+#include "device.h"
+#include "errors.h"
+#include "reference.h"
+#include "report.h"
+#include "validate.h"
+
+namespace {
+
+TimedRun time_host_sort(HostSort sort, const std::vector<int> &input, bool ascending, int reps) {
+  // No warm-up: a host sort has no module to load, and at the sizes that matter its data does
+  // not stay in the caches between runs anyway.
+  TimedRun run;
+  run.padded_n = input.size();
+  std::vector<double> times;
+  for (int rep = 0; rep < reps; ++rep) {
+    run.output = input;
+    const auto start = std::chrono::steady_clock::now();
+    sort(run.output, ascending);
+    const auto stop = std::chrono::steady_clock::now();
+    times.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
+  }
+  run.sort_ms = median(times);
+  run.total_ms = run.sort_ms;
+  return run;
+}
+
+std::string host_cpu_name() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      return "CPU " + line.substr(line.find(':') + 2);
+    }
+  }
+  return "CPU";
+}
+
+void print_report(const Options &options, const Report &report, bool first) {
+  switch (options.format) {
+    case OutputFormat::kHuman:
+      if (!first) {
+        std::cout << "\n";
+      }
+      print_text(std::cout, report);
+      break;
+    case OutputFormat::kCsv:
+      if (first && options.header) {
+        print_csv_header(std::cout);
+      }
+      print_csv(std::cout, report);
+      break;
+    case OutputFormat::kJson:
+      print_json(std::cout, report);
+      break;
+  }
+  std::cout.flush();
+}
+
+}  // namespace
+
+Algorithm stage_algorithm(const std::string &name, DeviceSort sort) {
+  Algorithm algorithm;
+  algorithm.name = name;
+  algorithm.device_sort = sort;
+  algorithm.pads_to_power_of_two = true;
+  algorithm.launches_are_passes = true;
+  return algorithm;
+}
+
+int run_program(int argc, char **argv, const std::string &program_name,
+                const std::vector<Algorithm> &algorithms) {
+  ProgramSpec program{program_name, {}};
+  if (algorithms.size() > 1) {
+    for (const Algorithm &algorithm : algorithms) {
+      program.algorithms.push_back(algorithm.name);
+    }
+  }
+  try {
+    const Options options =
+        parse_command_line(std::vector<std::string>(argv + 1, argv + argc), program);
+    if (options.help) {
+      std::cout << usage_text(program);
+      return kExitSuccess;
+    }
+    std::vector<const Algorithm *> chosen;
+    for (const Algorithm &algorithm : algorithms) {
+      if (options.algorithm.empty() || options.algorithm == algorithm.name) {
+        chosen.push_back(&algorithm);
+      }
+    }
+    if (!options.output_path.empty() && chosen.size() > 1) {
+      throw FatalError(kExitBadInput, "--output keeps the keys of one sort: add --algo NAME");
+    }
+    // Created now, so that an unwritable path fails before any work is done.
+    std::unique_ptr<OutputFile> output;
+    if (!options.output_path.empty()) {
+      output = std::make_unique<OutputFile>(options.output_path);
+    }
+
+    const bool from_file = !options.input_path.empty();
+    const std::uint64_t n = from_file ? count_keys_in_file(options.input_path) : options.n;
+    // The input, the expected result, the output, and the pinned input and output buffers.
+    require_host_memory(5 * n * sizeof(int), std::to_string(n) + " keys on the host");
+    const std::vector<int> input = from_file ? read_keys_file(options.input_path)
+                                             : generate_keys(options.distribution, n, options.seed);
+
+    DeviceInfo device;
+    bool uses_device = false;
+    for (const Algorithm *algorithm : chosen) {
+      uses_device = uses_device || algorithm->device_sort != nullptr;
+    }
+    if (uses_device) {
+      device = select_device(options.device);
+    }
+    std::vector<int> expected;
+    if (options.validate) {
+      expected = std_sorted_copy(input, options.ascending);
+    }
+
+    ExitCode status = kExitSuccess;
+    bool first = true;
+    for (const Algorithm *algorithm : chosen) {
+      const TimedRun run = algorithm->device_sort != nullptr
+          ? time_device_sort(algorithm->device_sort, algorithm->pads_to_power_of_two, input,
+                             options.ascending, 1, options.reps)
+          : time_host_sort(algorithm->host_sort, input, options.ascending, options.reps);
+      Report report;
+      report.program = algorithm->name;
+      if (algorithm->device_sort != nullptr) {
+        report.device = device.name;
+        report.compute_capability = device.compute_capability;
+        report.cuda_runtime = device.runtime_version;
+        report.cuda_driver = device.driver_version;
+      } else {
+        report.device = host_cpu_name();
+      }
+      report.n = n;
+      report.padded_n = run.padded_n;
+      report.ascending = options.ascending;
+      report.distribution = from_file ? "file" : distribution_name(options.distribution);
+      report.seed = options.seed;
+      if (algorithm->launches_are_passes) {
+        report.launches = static_cast<long long>(run.launches);
+        report.passes = report.launches;
+      } else if (algorithm->is_copy) {
+        report.passes = 1;
+      }
+      report.reps = options.reps;
+      report.sort_ms = run.sort_ms;
+      report.total_ms = run.total_ms;
+      report.validation = "skipped";
+      bool passed = true;
+      if (options.validate) {
+        const Validation validation =
+            compare_keys(algorithm->is_copy ? input : expected, run.output);
+        passed = validation.passed();
+        report.validation = passed ? "pass" : "FAIL";
+        if (!passed) {
+          std::cerr << program_name << ": validation failed for " << algorithm->name << ": "
+                    << describe_mismatches(validation, n,
+                                           algorithm->is_copy ? "the input" : "std::sort")
+                    << "\n";
+          status = kExitValidationFailed;
+        }
+      }
+      print_report(options, report, first);
+      first = false;
+      if (output && passed) {
+        output->commit(run.output);
+      }
+    }
+    return status;
+  } catch (const FatalError &error) {
+    std::cout.flush();
+    std::cerr << program_name << ": error: " << error.what() << "\n";
+    return error.exit_code();
+  } catch (const std::bad_alloc &) {
+    std::cout.flush();
+    std::cerr << program_name << ": error: not enough host memory (try fewer keys)\n";
+    return kExitOutOfMemory;
+  }
+}

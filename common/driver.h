@@ -1,0 +1,32 @@
+// driver.h: the main() every stage and the baselines share: parse the command line, make or
+// read the keys, pick the device, run and time the sort, validate, report, write the output.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sort_runner.h"
+
+// A sort on the host, for the CPU baseline.
+using HostSort = void (*)(std::vector<int> &keys, bool ascending);
+
+// One thing a program can run. Exactly one of device_sort and host_sort is set.
+struct Algorithm {
+  std::string name;
+  DeviceSort device_sort = nullptr;
+  HostSort host_sort = nullptr;
+  // The stages sort powers of two only; the driver pads for them.
+  bool pads_to_power_of_two = false;
+  // The stages count their launches, and each launch is one pass over the keys.
+  bool launches_are_passes = false;
+  // The copy ceiling of the baselines: one pass, and its output must equal its input.
+  bool is_copy = false;
+};
+
+// A stage: a padded device sort whose launches are counted.
+Algorithm stage_algorithm(const std::string &name, DeviceSort sort);
+
+// Runs the program; returns its exit code (errors.h). When there is more than one algorithm,
+// --algo picks one and by default all of them run, one report each.
+int run_program(int argc, char **argv, const std::string &program_name,
+                const std::vector<Algorithm> &algorithms);

@@ -1,0 +1,28 @@
+// padding.h: how the common driver sorts any n with a stage that only sorts powers of two.
+//
+// The input is copied into an array of the next power of two, and the extra slots are filled
+// with the value that sorts last: INT_MAX when sorting ascending, INT_MIN when descending. After
+// the sort the real values are the first n elements (a real INT_MAX ties with the padding, which
+// changes nothing: equal values are indistinguishable), so only those n are copied back.
+#pragma once
+
+#include <climits>
+#include <cstdint>
+
+// The most keys a run sorts: 2^30 (4 GiB). The stages index keys with 32-bit unsigned integers
+// and double a 32-bit `size` up to n in their loops; with n <= 2^30 neither can overflow.
+constexpr std::uint64_t kMaxKeys = std::uint64_t{1} << 30;
+
+// The smallest power of two >= n, for 1 <= n <= kMaxKeys.
+inline std::uint64_t next_power_of_two(std::uint64_t n) {
+  std::uint64_t power = 1;
+  while (power < n) {
+    power *= 2;
+  }
+  return power;
+}
+
+// The value that sorts after every real value in the requested order.
+inline int padding_value(bool ascending) {
+  return ascending ? INT_MAX : INT_MIN;
+}

@@ -1,0 +1,41 @@
+// report.h: what a run reports, as a text block for people or one CSV / JSON record for scripts.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+struct Report {
+  std::string program;
+  std::string device;
+  std::string compute_capability;
+  std::uint64_t n = 0;
+  // The length actually sorted: n rounded up to a power of two for the stages.
+  std::uint64_t padded_n = 0;
+  bool ascending = true;
+  // A distribution name, or "file" when the keys came from --input.
+  std::string distribution;
+  std::uint64_t seed = 0;
+  // Kernel launches of one sort, counted as they happen; -1 when unknown (library calls).
+  long long launches = -1;
+  // Passes over the whole array per sort (every stage kernel reads and writes all keys once,
+  // so passes = launches for the stages); -1 when unknown.
+  long long passes = -1;
+  int reps = 0;
+  double sort_ms = 0;
+  double total_ms = 0;
+  // "pass", "FAIL" or "skipped".
+  std::string validation;
+  std::string cuda_runtime;
+  std::string cuda_driver;
+};
+
+// Keys sorted per second, in millions: n / sort time.
+double mkeys_per_second(const Report &report);
+// passes x 8 bytes x padded_n / sort time, in GB/s (10^9 bytes); negative when passes unknown.
+double effective_gb_per_second(const Report &report);
+
+void print_text(std::ostream &out, const Report &report);
+void print_csv_header(std::ostream &out);
+void print_csv(std::ostream &out, const Report &report);
+void print_json(std::ostream &out, const Report &report);

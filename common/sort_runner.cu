@@ -1,0 +1,74 @@
+// sort_runner.cu: padding, transfers and CUDA-event timing around a device sort.
+#include "sort_runner.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "cuda_buffers.h"
+#include "cuda_check.h"
+#include "device.h"
+#include "padding.h"
+
+namespace {
+
+// Sets keys[0 .. count) to value: the padding after the real keys (grid-stride loop, so any
+// count works with a modest grid).
+__global__ void fill_keys(int *keys, unsigned count, int value) {
+  for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += gridDim.x * blockDim.x) {
+    keys[i] = value;
+  }
+}
+
+void fill_padding(int *keys, std::uint64_t count, int value) {
+  if (count == 0) {
+    return;
+  }
+  const unsigned threads = 256;
+  const unsigned blocks =
+      static_cast<unsigned>(std::min<std::uint64_t>((count + threads - 1) / threads, 4096));
+  fill_keys<<<blocks, threads>>>(keys, static_cast<unsigned>(count), value);
+  CHECK_LAUNCH();
+}
+
+}  // namespace
+
+TimedRun time_device_sort(DeviceSort sort, bool pad_to_power_of_two, const std::vector<int> &input,
+                          bool ascending, int warmups, int reps) {
+  TimedRun run;
+  const std::uint64_t n = input.size();
+  run.padded_n = pad_to_power_of_two ? next_power_of_two(n) : n;
+  require_device_memory(run.padded_n * sizeof(int),
+                        std::to_string(run.padded_n) + " keys on the device");
+
+  DeviceBuffer keys(run.padded_n);
+  PinnedBuffer host_input(n);
+  PinnedBuffer host_output(n);
+  std::memcpy(host_input.data(), input.data(), n * sizeof(int));
+  CudaEvent start, sort_start, sort_end, end;
+  std::vector<double> sort_ms, total_ms;
+
+  for (int run_index = 0; run_index < warmups + reps; ++run_index) {
+    start.record();
+    CUDA_CHECK(
+        cudaMemcpyAsync(keys.data(), host_input.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+    fill_padding(keys.data() + n, run.padded_n - n, padding_value(ascending));
+    sort_start.record();
+    reset_launch_count();
+    sort(keys.data(), static_cast<unsigned>(run.padded_n), ascending);
+    run.launches = launch_count();
+    sort_end.record();
+    CUDA_CHECK(
+        cudaMemcpyAsync(host_output.data(), keys.data(), n * sizeof(int), cudaMemcpyDeviceToHost));
+    end.record();
+    end.synchronize();
+    if (run_index >= warmups) {
+      sort_ms.push_back(sort_end.milliseconds_since(sort_start));
+      total_ms.push_back(end.milliseconds_since(start));
+    }
+  }
+  run.output.assign(host_output.data(), host_output.data() + n);
+  run.sort_ms = median(sort_ms);
+  run.total_ms = median(total_ms);
+  return run;
+}

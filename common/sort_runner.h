@@ -1,0 +1,36 @@
+// sort_runner.h: how every GPU sort is run and timed (README, "How we measure").
+//
+// One run: copy the input from pinned host memory to the device, fill the padding, sort, copy
+// the first n keys back. CUDA events around the sort give the device sort time; events around the
+// whole run give the total time. The first `warmups` runs are not recorded (they pay for module
+// loading and first-touch costs); each recorded run sorts a fresh copy of the input (the copy is
+// outside the sort time); the medians are reported.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+// A sort of keys in device memory: the stage interface of stage.h, and the GPU baselines.
+using DeviceSort = void (*)(int *data, unsigned n, bool ascending);
+
+struct TimedRun {
+  std::vector<int> output;
+  std::uint64_t padded_n = 0;
+  // Launches counted during the last sort (CHECK_LAUNCH); 0 for code that does not count.
+  unsigned long long launches = 0;
+  double sort_ms = 0;
+  double total_ms = 0;
+};
+
+// pad_to_power_of_two: sort next_power_of_two(n) keys, the extra ones set to padding_value().
+// The device memory is checked before it is allocated (FatalError kExitOutOfMemory).
+TimedRun time_device_sort(DeviceSort sort, bool pad_to_power_of_two, const std::vector<int> &input,
+                          bool ascending, int warmups, int reps);
+
+// The median (the mean of the middle two for an even count); values must not be empty.
+inline double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}

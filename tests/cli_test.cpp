@@ -1,0 +1,166 @@
+// cpu suite: the command line. Every option, both spellings of a value, and every kind of bad
+// input: each must be refused with exit code 2 and a message naming what was wrong.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli.h"
+#include "errors.h"
+
+namespace {
+
+const ProgramSpec kStage{"v0_naive", {}};
+const ProgramSpec kBaselines{"baselines", {"std_sort", "cub_radix"}};
+
+Options parse(const std::vector<std::string> &arguments, const ProgramSpec &program = kStage) {
+  return parse_command_line(arguments, program);
+}
+
+// The message of the FatalError that parsing throws; fails the test if none is thrown or the
+// exit code is not kExitBadInput.
+std::string refusal(const std::vector<std::string> &arguments,
+                    const ProgramSpec &program = kStage) {
+  try {
+    parse_command_line(arguments, program);
+  } catch (const FatalError &error) {
+    CHECK(error.exit_code() == kExitBadInput);
+    return error.what();
+  }
+  FAIL("the command line was accepted");
+  return "";
+}
+
+bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("defaults") {
+  const Options options = parse({});
+  CHECK(options.n == (1u << 20));
+  CHECK_FALSE(options.size_given);
+  CHECK(options.ascending);
+  CHECK(options.distribution == Distribution::kUniform);
+  CHECK(options.seed == 1);
+  CHECK(options.reps == 10);
+  CHECK(options.validate);
+  CHECK(options.format == OutputFormat::kHuman);
+  CHECK(options.header);
+  CHECK(options.device == 0);
+  CHECK(options.input_path.empty());
+  CHECK(options.output_path.empty());
+  CHECK_FALSE(options.help);
+}
+
+TEST_CASE("every option, with its value as the next argument or after '='") {
+  CHECK(parse({"--log2", "24"}).n == (1u << 24));
+  CHECK(parse({"--log2=0"}).n == 1);
+  CHECK(parse({"--log2", "30"}).n == (1u << 30));
+  CHECK(parse({"-n", "1000"}).n == 1000);
+  CHECK(parse({"-n=1"}).n == 1);
+  CHECK(parse({"-n", "1073741824"}).n == (1u << 30));
+  CHECK(parse({"-n", "7"}).size_given);
+  CHECK_FALSE(parse({"--order", "desc"}).ascending);
+  CHECK(parse({"--order=asc"}).ascending);
+  CHECK(parse({"--dist", "organ-pipe"}).distribution == Distribution::kOrganPipe);
+  CHECK(parse({"--dist=few-unique"}).distribution == Distribution::kFewUnique);
+  CHECK(parse({"--seed", "18446744073709551615"}).seed == UINT64_MAX);
+  CHECK(parse({"--reps", "3"}).reps == 3);
+  CHECK_FALSE(parse({"--no-validate"}).validate);
+  CHECK(parse({"--csv"}).format == OutputFormat::kCsv);
+  CHECK(parse({"--json"}).format == OutputFormat::kJson);
+  CHECK_FALSE(parse({"--csv", "--no-header"}).header);
+  CHECK(parse({"--device", "1"}).device == 1);
+  CHECK(parse({"--input", "keys.bin"}).input_path == "keys.bin");
+  CHECK(parse({"--output=sorted.bin"}).output_path == "sorted.bin");
+  CHECK(parse({"-h"}).help);
+  CHECK(parse({"--help"}).help);
+  CHECK(parse({"--algo", "cub_radix"}, kBaselines).algorithm == "cub_radix");
+}
+
+TEST_CASE("every distribution name is accepted") {
+  for (Distribution distribution : all_distributions()) {
+    CHECK(parse({"--dist", distribution_name(distribution)}).distribution == distribution);
+  }
+}
+
+TEST_CASE("numbers that are not whole numbers in range are refused, naming option and value") {
+  CHECK(contains(refusal({"--log2", "abc"}),
+                 "--log2 expects a whole number from 0 to 30, got 'abc'"));
+  CHECK(contains(refusal({"--log2", "12abc"}), "got '12abc'"));
+  CHECK(contains(refusal({"--log2", "1e3"}), "got '1e3'"));
+  CHECK(contains(refusal({"--log2", " 5"}), "got ' 5'"));
+  CHECK(contains(refusal({"--log2", "+5"}), "got '+5'"));
+  CHECK(contains(refusal({"--log2", "2.5"}), "got '2.5'"));
+  CHECK(contains(refusal({"--log2="}),
+                 "--log2 expects a whole number from 0 to 30, got an empty value"));
+  // Negative numbers.
+  CHECK(contains(refusal({"--log2", "-3"}), "got '-3'"));
+  CHECK(
+      contains(refusal({"-n", "-1"}), "-n expects a whole number from 1 to 1073741824, got '-1'"));
+  CHECK(contains(refusal({"--reps", "-2"}), "--reps expects a whole number"));
+  CHECK(contains(refusal({"--device", "-1"}), "--device expects a whole number"));
+  // Zero where it makes no sense.
+  CHECK(contains(refusal({"-n", "0"}), "-n expects a whole number from 1 to 1073741824, got 0"));
+  CHECK(
+      contains(refusal({"--reps", "0"}), "--reps expects a whole number from 1 to 100000, got 0"));
+  // Too large, and too large for 64 bits.
+  CHECK(contains(refusal({"--log2", "31"}), "got 31"));
+  CHECK(contains(refusal({"-n", "1073741825"}), "got 1073741825"));
+  CHECK(contains(refusal({"-n", "99999999999999999999999"}), "got 99999999999999999999999"));
+  CHECK(contains(refusal({"--seed", "18446744073709551616"}), "--seed expects a whole number"));
+  CHECK(contains(refusal({"--reps", "100001"}), "got 100001"));
+  CHECK(contains(refusal({"--device", "4096"}), "got 4096"));
+}
+
+TEST_CASE("unknown options, stray arguments and missing values are refused") {
+  CHECK(contains(refusal({"--frobnicate"}), "unknown option '--frobnicate'"));
+  CHECK(contains(refusal({"-x"}), "unknown option '-x'"));
+  CHECK(contains(refusal({"--log"}), "unknown option '--log'"));
+  CHECK(contains(refusal({"24"}), "unexpected argument '24'"));
+  CHECK(contains(refusal({"--log2"}), "--log2 needs a value"));
+  CHECK(contains(refusal({"--dist"}), "--dist needs a value"));
+  CHECK(contains(refusal({"--input"}), "--input needs a value"));
+  CHECK(contains(refusal({"--csv=yes"}), "--csv takes no value, got 'yes'"));
+  CHECK(contains(refusal({"--input="}), "--input needs a file name"));
+  // --algo exists only for the baselines.
+  CHECK(contains(refusal({"--algo", "cub_radix"}), "unknown option '--algo'"));
+}
+
+TEST_CASE("names that are not among the choices are refused, listing the choices") {
+  const std::string distribution = refusal({"--dist", "gauss"});
+  CHECK(contains(distribution,
+                 "--dist expects one of uniform, sorted, reversed, equal, "
+                 "few-unique, organ-pipe, extremes, got 'gauss'"));
+  CHECK(contains(refusal({"--order", "up"}), "--order expects asc or desc, got 'up'"));
+  CHECK(contains(refusal({"--order", "ASC"}), "got 'ASC'"));
+  CHECK(contains(refusal({"--algo", "bogo"}, kBaselines),
+                 "--algo expects one of std_sort, cub_radix, got 'bogo'"));
+}
+
+TEST_CASE("options that contradict each other are refused") {
+  CHECK(
+      contains(refusal({"--log2", "4", "-n", "16"}), "--log2 and -n both set the number of keys"));
+  CHECK(contains(refusal({"--input", "a.bin", "--log2", "4"}), "--input takes the number of keys"));
+  CHECK(contains(refusal({"-n", "5", "--input", "a.bin"}), "--input takes the number of keys"));
+  CHECK(contains(refusal({"--csv", "--json"}), "--csv and --json both choose the output format"));
+  CHECK(contains(refusal({"--input", "a.bin", "--output", "a.bin"}), "--output names the --input"));
+}
+
+TEST_CASE("every refusal points to --help") {
+  CHECK(contains(refusal({"--frobnicate"}), "(see --help)"));
+  CHECK(contains(refusal({"-n", "0"}), "(see --help)"));
+}
+
+TEST_CASE("the help text names every option and the exit codes") {
+  const std::string text = usage_text(kBaselines);
+  for (const char *option :
+       {"--log2", "-n N", "--order", "--dist", "--seed", "--reps", "--no-validate", "--csv",
+        "--json", "--no-header", "--device", "--input", "--output", "--algo", "--help"}) {
+    CHECK_MESSAGE(contains(text, option), option);
+  }
+  CHECK(contains(text, "exit codes: 0 success, 1 validation failed, 2 bad command line"));
+  CHECK_FALSE(contains(usage_text(kStage), "--algo"));
+}

@@ -1,0 +1,199 @@
+// cpu suite: the key generators, raw key files and the all-or-nothing output file.
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <dirent.h>
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "data.h"
+#include "errors.h"
+
+namespace {
+
+// A fresh empty directory under the system's temporary folder, removed with its files at the end.
+class TemporaryDirectory {
+ public:
+  TemporaryDirectory() {
+    char pattern[] = "/tmp/bitonic-test-XXXXXX";
+    path_ = mkdtemp(pattern);
+  }
+  ~TemporaryDirectory() {
+    for (const std::string &name : files()) {
+      std::remove((path_ + "/" + name).c_str());
+    }
+    rmdir(path_.c_str());
+  }
+  std::string path(const std::string &name) const {
+    return path_ + "/" + name;
+  }
+  std::vector<std::string> files() const {
+    std::vector<std::string> names;
+    if (DIR *directory = opendir(path_.c_str())) {
+      while (dirent *entry = readdir(directory)) {
+        const std::string name = entry->d_name;
+        if (name != "." && name != "..") {
+          names.push_back(name);
+        }
+      }
+      closedir(directory);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+ private:
+  std::string path_;
+};
+
+void write_bytes(const std::string &path, const std::string &bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+std::string refusal(const std::string &path) {
+  try {
+    read_keys_file(path);
+  } catch (const FatalError &error) {
+    CHECK(error.exit_code() == kExitBadInput);
+    return error.what();
+  }
+  FAIL("the file was accepted");
+  return "";
+}
+
+bool contains(const std::string &text, const std::string &part) {
+  return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+TEST_CASE("distribution names round-trip, unknown names are refused") {
+  for (Distribution distribution : all_distributions()) {
+    Distribution parsed = Distribution::kUniform;
+    CHECK(parse_distribution(distribution_name(distribution), &parsed));
+    CHECK(parsed == distribution);
+  }
+  Distribution unchanged = Distribution::kSorted;
+  CHECK_FALSE(parse_distribution("gauss", &unchanged));
+  CHECK_FALSE(parse_distribution("", &unchanged));
+  CHECK(unchanged == Distribution::kSorted);
+}
+
+TEST_CASE("a seed names the same keys; another seed other keys") {
+  for (Distribution distribution : all_distributions()) {
+    CHECK(generate_keys(distribution, 1000, 42) == generate_keys(distribution, 1000, 42));
+    CHECK(generate_keys(distribution, 0, 42).empty());
+    CHECK(generate_keys(distribution, 1, 42).size() == 1);
+  }
+  CHECK(generate_keys(Distribution::kUniform, 1000, 1) !=
+        generate_keys(Distribution::kUniform, 1000, 2));
+  // The generator's output does not depend on the platform: the first keys of seed 1 are fixed.
+  const std::vector<int> first = generate_keys(Distribution::kUniform, 3, 1);
+  CHECK(first == std::vector<int>{-1861603860, -1091859039, -124542226});
+}
+
+TEST_CASE("each distribution has its shape") {
+  const std::size_t n = 4096;
+  const auto uniform = generate_keys(Distribution::kUniform, n, 3);
+  CHECK(*std::min_element(uniform.begin(), uniform.end()) < INT_MIN / 2);
+  CHECK(*std::max_element(uniform.begin(), uniform.end()) > INT_MAX / 2);
+  CHECK(std::set<int>(uniform.begin(), uniform.end()).size() > n - 10);
+
+  const auto sorted = generate_keys(Distribution::kSorted, n, 3);
+  CHECK(std::adjacent_find(sorted.begin(), sorted.end(), std::greater_equal<int>()) ==
+        sorted.end());
+  CHECK(sorted.front() == INT_MIN);
+  CHECK(sorted.back() > INT_MAX / 2);
+
+  const auto reversed = generate_keys(Distribution::kReversed, n, 3);
+  CHECK(std::adjacent_find(reversed.begin(), reversed.end(), std::less_equal<int>()) ==
+        reversed.end());
+
+  const auto equal = generate_keys(Distribution::kEqual, n, 3);
+  CHECK(std::set<int>(equal.begin(), equal.end()).size() == 1);
+
+  const auto few = generate_keys(Distribution::kFewUnique, n, 3);
+  const std::size_t distinct = std::set<int>(few.begin(), few.end()).size();
+  CHECK(distinct > 1);
+  CHECK(distinct <= 16);
+
+  const auto pipe = generate_keys(Distribution::kOrganPipe, n, 3);
+  CHECK(std::is_sorted(pipe.begin(), pipe.begin() + n / 2));
+  CHECK(std::is_sorted(pipe.rbegin(), pipe.rbegin() + n / 2));
+  CHECK(pipe[0] == pipe[n - 1]);
+
+  const auto extremes = generate_keys(Distribution::kExtremes, n, 3);
+  const std::set<int> allowed = {INT_MIN, INT_MIN + 1, -1, 0, 1, INT_MAX - 1, INT_MAX};
+  const std::set<int> seen(extremes.begin(), extremes.end());
+  CHECK(seen == allowed);
+}
+
+TEST_CASE("keys written to a file are read back unchanged") {
+  TemporaryDirectory directory;
+  const std::string path = directory.path("keys.bin");
+  const std::vector<int> keys = generate_keys(Distribution::kExtremes, 1000, 9);
+  OutputFile(path).commit(keys);
+  CHECK(count_keys_in_file(path) == 1000);
+  CHECK(read_keys_file(path) == keys);
+  // Little-endian int32 on disk: -1 is four 0xff bytes, 1 is 01 00 00 00.
+  OutputFile(path).commit({1, -1});
+  std::ifstream file(path, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  CHECK(bytes == std::string("\x01\x00\x00\x00\xff\xff\xff\xff", 8));
+}
+
+TEST_CASE("input files that are missing, unreadable, empty or not a multiple of 4 bytes") {
+  TemporaryDirectory directory;
+  CHECK(contains(refusal(directory.path("missing.bin")), "cannot open input file"));
+  CHECK(contains(refusal(directory.path("missing.bin")), "No such file or directory"));
+  CHECK(contains(refusal(directory.path("")), "is a directory"));
+  write_bytes(directory.path("empty.bin"), "");
+  CHECK(contains(refusal(directory.path("empty.bin")), "is empty: there is nothing to sort"));
+  write_bytes(directory.path("odd.bin"), "1234567890");
+  CHECK(contains(refusal(directory.path("odd.bin")), "has 10 bytes, not a multiple of 4"));
+}
+
+TEST_CASE("an input file without read permission" *
+          doctest::skip(geteuid() == 0 /* root reads any file: this case cannot arise */)) {
+  TemporaryDirectory directory;
+  const std::string path = directory.path("locked.bin");
+  write_bytes(path, "12345678");
+  chmod(path.c_str(), 0);
+  CHECK(contains(refusal(path), "Permission denied"));
+}
+
+TEST_CASE("an output file is written completely or not at all") {
+  TemporaryDirectory directory;
+  const std::string path = directory.path("out.bin");
+  SUBCASE("an unwritable path fails at once") {
+    try {
+      OutputFile file(directory.path("no/such/folder/out.bin"));
+      FAIL("the path was accepted");
+    } catch (const FatalError &error) {
+      CHECK(error.exit_code() == kExitBadInput);
+      CHECK(contains(error.what(), "cannot write output file"));
+    }
+  }
+  SUBCASE("without commit, nothing is left behind and an old file stays as it was") {
+    write_bytes(path, "old!");
+    {
+      OutputFile file(path);
+      CHECK(directory.files().size() == 2);
+    }
+    CHECK(directory.files() == std::vector<std::string>{"out.bin"});
+    CHECK(read_keys_file(path).size() == 1);
+  }
+  SUBCASE("commit replaces the target in one step and leaves no temporary file") {
+    write_bytes(path, "old!");
+    OutputFile file(path);
+    file.commit({1, 2, 3});
+    CHECK(directory.files() == std::vector<std::string>{"out.bin"});
+    CHECK(read_keys_file(path) == std::vector<int>{1, 2, 3});
+  }
+}

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""cpu suite: a stage program's exit codes and error lines, run as a user would run it.
+
+Usage: exit_codes_test.py STAGE_PROGRAM GPU_PRESENT_PROGRAM
+
+Bad command lines and bad input files must exit with code 2 and print exactly one line on
+stderr, "<program>: error: ...", naming the problem, with nothing on stdout and no output file
+left behind. A valid run must exit 0 and report a passed validation where a GPU is usable, and
+exit 3 with "no usable CUDA device" where none is (the test asks gpu_present which case
+applies, and checks that one). It runs everywhere, so CI checks the no-GPU path for real.
+"""
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+program, gpu_present = sys.argv[1], sys.argv[2]
+name = os.path.basename(program)
+failures = []
+
+
+def run(*arguments):
+    return subprocess.run([program, *arguments], capture_output=True, text=True, timeout=900)
+
+
+def expect(arguments, code, message):
+    """The run exits with `code` and its only output is one error line containing `message`."""
+    result = run(*arguments)
+    lines = result.stderr.splitlines()
+    problems = []
+    if result.returncode != code:
+        problems.append(f"exit code {result.returncode}, expected {code}")
+    if len(lines) != 1:
+        problems.append(f"{len(lines)} lines on stderr, expected 1")
+    elif not lines[0].startswith(f"{name}: error: ") or message not in lines[0]:
+        problems.append(f"stderr {lines[0]!r} lacks {message!r}")
+    if result.stdout:
+        problems.append(f"unexpected stdout {result.stdout[:200]!r}")
+    if problems:
+        failures.append(f"{' '.join(arguments)}: {'; '.join(problems)}")
+
+
+with tempfile.TemporaryDirectory() as folder:
+    missing = os.path.join(folder, "missing.bin")
+    odd = os.path.join(folder, "odd.bin")
+    empty = os.path.join(folder, "empty.bin")
+    with open(odd, "wb") as file:
+        file.write(b"123456")
+    open(empty, "wb").close()
+    output = os.path.join(folder, "sorted.bin")
+
+    expect(["--log2", "abc"], 2, "--log2 expects a whole number from 0 to 30, got 'abc'")
+    expect(["--log2", "-3"], 2, "got '-3'")
+    expect(["--log2", "31"], 2, "got 31")
+    expect(["-n", "0"], 2, "-n expects a whole number from 1 to 1073741824, got 0")
+    expect(["-n", "99999999999999999999999"], 2, "got 99999999999999999999999")
+    expect(["--reps", "0"], 2, "--reps expects a whole number")
+    expect(["--frobnicate"], 2, "unknown option '--frobnicate'")
+    expect(["--dist", "gauss"], 2, "--dist expects one of")
+    expect(["--order", "up"], 2, "--order expects asc or desc")
+    expect(["--log2"], 2, "--log2 needs a value")
+    expect(["--log2", "4", "-n", "16"], 2, "give one of them")
+    expect(["--input", missing], 2, "cannot open input file")
+    expect(["--input", folder], 2, "is a directory")
+    expect(["--input", odd], 2, "has 6 bytes, not a multiple of 4")
+    expect(["--input", empty], 2, "is empty")
+    expect(["--log2", "4", "--output", os.path.join(folder, "no", "out.bin")], 2,
+           "cannot write output file")
+
+    help_run = run("--help")
+    if help_run.returncode != 0 or "usage: " + name not in help_run.stdout:
+        failures.append("--help: expected exit 0 and the usage text")
+
+    keys = [5, -1, 2147483647, -2147483648, 0, 5, 3]
+    source = os.path.join(folder, "keys.bin")
+    with open(source, "wb") as file:
+        file.write(struct.pack(f"<{len(keys)}i", *keys))
+
+    if subprocess.run([gpu_present], capture_output=True).returncode == 0:
+        result = run("--log2", "10", "--reps", "2")
+        if result.returncode != 0 or "validation    pass" not in result.stdout:
+            failures.append(f"--log2 10 on a GPU: exit {result.returncode}, {result.stdout!r}")
+        result = run("--input", source, "--output", output, "--order", "desc", "--reps", "1")
+        with open(output, "rb") as file:
+            written = list(struct.unpack(f"<{len(keys)}i", file.read()))
+        if result.returncode != 0 or written != sorted(keys, reverse=True):
+            failures.append(f"--input/--output: exit {result.returncode}, wrote {written}")
+        result = run("--log2", "8", "--csv", "--reps", "1")
+        lines = result.stdout.splitlines()
+        if len(lines) != 2 or not lines[0].startswith("program,") or ",pass," not in lines[1]:
+            failures.append(f"--csv: {result.stdout!r}")
+        record = json.loads(run("--log2", "8", "--json", "--reps", "1").stdout)
+        if record["validation"] != "pass" or record["n"] != 256:
+            failures.append(f"--json: {record}")
+        expect(["--device", "1023", "--log2", "4"], 3, "does not exist")
+    else:
+        expect(["--log2", "10", "--output", output], 3, "no usable CUDA device")
+        if any(entry.startswith("sorted.bin") for entry in os.listdir(folder)):
+            failures.append(f"a failed run left files behind: {os.listdir(folder)}")
+
+for failure in failures:
+    print("FAIL", failure)
+print(f"{name}: {len(failures)} failure(s)")
+sys.exit(1 if failures else 0)

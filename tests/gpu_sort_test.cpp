@@ -1,0 +1,67 @@
+// gpu suite, every stage: the stage's bitonic_sort, run through the same padding, transfer and
+// timing code as the stage's program (common/sort_runner), must give exactly what std::sort
+// gives, for every power of two up to 2^20, lengths that are not powers of two, 2^24 and more,
+// every distribution and both orders. It must also make exactly the launches the chapter's
+// formula (launches_per_sort in the stage's bitonic_index.h) says.
+//
+// Without a usable CUDA device the executable reports SKIP (gpu_main.cpp), never a pass.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "bitonic_index.h"
+#include "data.h"
+#include "padding.h"
+#include "reference.h"
+#include "sort_runner.h"
+#include "stage.h"
+#include "validate.h"
+
+namespace {
+
+void check_sort(std::uint64_t n, Distribution distribution, bool ascending) {
+  const std::vector<int> input =
+      generate_keys(distribution, n, n * 31 + static_cast<std::uint64_t>(distribution));
+  // No warm-up and one run: the tests check results, the programs measure time.
+  const TimedRun run = time_device_sort(bitonic_sort, true, input, ascending, 0, 1);
+  const Validation validation = compare_keys(std_sorted_copy(input, ascending), run.output);
+  INFO("n = " << n << ", " << distribution_name(distribution) << ", "
+              << (ascending ? "ascending" : "descending"));
+  CHECK_MESSAGE(validation.passed(), describe_mismatches(validation, n, "std::sort"));
+  CHECK(run.launches == launches_per_sort(static_cast<unsigned>(next_power_of_two(n))));
+}
+
+void check_all_distributions(std::uint64_t n) {
+  for (Distribution distribution : all_distributions()) {
+    for (const bool ascending : {true, false}) {
+      check_sort(n, distribution, ascending);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("every power of two from 2^0 to 2^20") {
+  for (unsigned q = 0; q <= 20; ++q) {
+    check_all_distributions(std::uint64_t{1} << q);
+  }
+}
+
+TEST_CASE("lengths that are not powers of two") {
+  // Around the warp (32), the tiles (1024, 2048) and the larger powers of two.
+  const std::uint64_t lengths[] = {3,    5,    7,    31,   33,    100,    1000,           1023,
+                                   1025, 2047, 2049, 4097, 65535, 100000, (1u << 20) + 1, 3000017};
+  for (std::uint64_t n : lengths) {
+    check_all_distributions(n);
+  }
+}
+
+TEST_CASE("2^24 keys") {
+  check_all_distributions(std::uint64_t{1} << 24);
+}
+
+TEST_CASE("2^25 + 3 keys, padded to 2^26") {
+  for (const bool ascending : {true, false}) {
+    check_sort((std::uint64_t{1} << 25) + 3, Distribution::kUniform, ascending);
+  }
+}

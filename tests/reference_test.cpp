@@ -1,0 +1,169 @@
+// cpu suite: the host reference network, the std::sort yardstick, padding and the median.
+//
+// The reference network is the yardstick every stage's index helpers are checked against, so it
+// is checked here on its own terms: it sorts every size and distribution like std::sort, and by
+// the 0-1 principle (a comparator network that sorts every sequence of 0s and 1s sorts every
+// sequence) the exhaustive test over all 0/1 inputs proves it correct for n <= 16.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <climits>
+#include <functional>
+
+#include "data.h"
+#include "padding.h"
+#include "reference.h"
+#include "sort_runner.h"
+
+namespace {
+
+std::vector<int> std_sorted(std::vector<int> keys, bool ascending) {
+  if (ascending) {
+    std::sort(keys.begin(), keys.end());
+  } else {
+    std::sort(keys.begin(), keys.end(), std::greater<int>());
+  }
+  return keys;
+}
+
+// Sorts any length the way the driver does: pad to a power of two with the value that sorts
+// last, run the network, keep the first n.
+std::vector<int> padded_reference_sort(const std::vector<int> &keys, bool ascending) {
+  std::vector<int> padded(keys);
+  padded.resize(next_power_of_two(keys.size()), padding_value(ascending));
+  reference_bitonic_sort(padded, ascending);
+  padded.resize(keys.size());
+  return padded;
+}
+
+}  // namespace
+
+TEST_CASE("the network for n = 2^q has q(q+1)/2 steps, each pairing every element exactly once") {
+  for (unsigned q = 0; q <= 12; ++q) {
+    const std::uint32_t n = 1u << q;
+    const auto steps = network_steps(n);
+    CHECK(steps.size() == q * (q + 1) / 2);
+    for (const auto &[size, stride] : steps) {
+      const auto comparators = network_step_comparators(n, size, stride, true);
+      CHECK(comparators.size() == n / 2);
+      std::vector<int> uses(n, 0);
+      for (const Comparator &c : comparators) {
+        CHECK(c.upper == c.lower + stride);
+        ++uses[c.lower];
+        ++uses[c.upper];
+      }
+      CHECK(std::all_of(uses.begin(), uses.end(), [](int count) { return count == 1; }));
+    }
+  }
+}
+
+TEST_CASE("the XOR form equals the block form of the network") {
+  // An independent description of the same network: a step (size, stride) cuts the array into
+  // blocks of 2 * stride, compares each element of a block's lower half with the element stride
+  // above it, and sorts ascending in even blocks of `size`, descending in odd ones.
+  for (unsigned q = 1; q <= 10; ++q) {
+    const std::uint32_t n = 1u << q;
+    for (const bool ascending : {true, false}) {
+      for (const auto &[size, stride] : network_steps(n)) {
+        std::vector<Comparator> blocks;
+        for (std::uint32_t start = 0; start < n; start += 2 * stride) {
+          for (std::uint32_t k = start; k < start + stride; ++k) {
+            const bool even_block = (k / size) % 2 == 0;
+            blocks.push_back({k, k + stride, even_block == ascending});
+          }
+        }
+        const auto xor_form = network_step_comparators(n, size, stride, ascending);
+        REQUIRE(xor_form.size() == blocks.size());
+        for (std::size_t i = 0; i < blocks.size(); ++i) {
+          CHECK(xor_form[i].lower == blocks[i].lower);
+          CHECK(xor_form[i].upper == blocks[i].upper);
+          CHECK(xor_form[i].ascending == blocks[i].ascending);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("the reference network sorts every size 2^0..2^16, every distribution, both orders") {
+  for (unsigned q = 0; q <= 16; ++q) {
+    const std::size_t n = std::size_t{1} << q;
+    for (Distribution distribution : all_distributions()) {
+      for (const bool ascending : {true, false}) {
+        const std::vector<int> input = generate_keys(distribution, n, 1000 + q);
+        std::vector<int> keys(input);
+        reference_bitonic_sort(keys, ascending);
+        INFO("n = 2^" << q << ", " << distribution_name(distribution) << ", "
+                      << (ascending ? "ascending" : "descending"));
+        CHECK(keys == std_sorted(input, ascending));
+      }
+    }
+  }
+}
+
+TEST_CASE("0-1 principle: the network sorts every 0/1 input of every length up to 16") {
+  // Lengths that are not powers of two go through padding, as in the driver.
+  for (std::size_t n = 1; n <= 16; ++n) {
+    for (const bool ascending : {true, false}) {
+      int failures = 0;
+      for (std::uint32_t bits = 0; bits < (1u << n); ++bits) {
+        std::vector<int> keys(n);
+        for (std::size_t i = 0; i < n; ++i) {
+          keys[i] = (bits >> i) & 1;
+        }
+        if (padded_reference_sort(keys, ascending) != std_sorted(keys, ascending)) {
+          ++failures;
+        }
+      }
+      INFO("n = " << n << (ascending ? ", ascending" : ", descending"));
+      CHECK(failures == 0);
+    }
+  }
+}
+
+TEST_CASE("padding sorts lengths that are not powers of two, extremes included") {
+  const std::size_t lengths[] = {1, 3, 5, 7, 9, 31, 33, 100, 1000, 1023, 1025, 3001};
+  for (std::size_t n : lengths) {
+    for (Distribution distribution : all_distributions()) {
+      for (const bool ascending : {true, false}) {
+        const std::vector<int> input = generate_keys(distribution, n, 77 + n);
+        INFO("n = " << n << ", " << distribution_name(distribution)
+                    << (ascending ? ", ascending" : ", descending"));
+        CHECK(padded_reference_sort(input, ascending) == std_sorted(input, ascending));
+      }
+    }
+  }
+}
+
+TEST_CASE("next_power_of_two and padding_value") {
+  CHECK(next_power_of_two(1) == 1);
+  CHECK(next_power_of_two(2) == 2);
+  CHECK(next_power_of_two(3) == 4);
+  CHECK(next_power_of_two(1000) == 1024);
+  CHECK(next_power_of_two(1024) == 1024);
+  CHECK(next_power_of_two((1u << 20) + 1) == (1u << 21));
+  CHECK(next_power_of_two(kMaxKeys) == kMaxKeys);
+  CHECK(padding_value(true) == INT_MAX);
+  CHECK(padding_value(false) == INT_MIN);
+}
+
+TEST_CASE("std_sorted_copy equals std::sort, on one thread and on many") {
+  // 2^20 and above is cut into pieces sorted on several threads and merged.
+  const std::size_t lengths[] = {0, 1, 2, 1000, (1u << 20) - 1, (1u << 20) + 3, 3u << 20};
+  for (std::size_t n : lengths) {
+    for (Distribution distribution : {Distribution::kUniform, Distribution::kFewUnique,
+                                      Distribution::kExtremes, Distribution::kOrganPipe}) {
+      for (const bool ascending : {true, false}) {
+        const std::vector<int> input = generate_keys(distribution, n, 5);
+        INFO("n = " << n << ", " << distribution_name(distribution));
+        CHECK(std_sorted_copy(input, ascending) == std_sorted(input, ascending));
+      }
+    }
+  }
+}
+
+TEST_CASE("median of the timed runs") {
+  CHECK(median({3.0}) == 3.0);
+  CHECK(median({5.0, 1.0, 3.0}) == 3.0);
+  CHECK(median({4.0, 1.0, 3.0, 2.0}) == 2.5);
+  CHECK(median({1.0, 100.0, 2.0}) == 2.0);
+}

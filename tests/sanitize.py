@@ -1,0 +1,50 @@
+#!/usr/bin/env python3
+"""sanitize suite: one stage program under one compute-sanitizer tool, at a few sizes.
+
+Usage: sanitize.py memcheck|racecheck|synccheck STAGE_PROGRAM GPU_PRESENT_PROGRAM
+
+memcheck finds out-of-bounds and misaligned accesses, racecheck shared-memory data races (a
+missing barrier), synccheck barriers that not every thread of a block reaches. The sizes cover a
+block smaller than a warp, exactly one tile, several tiles with inter-block steps, and padding.
+Exits 77 (SKIP) where there is no usable GPU or no compute-sanitizer.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+tool, program, gpu_present = sys.argv[1:4]
+
+if subprocess.run([gpu_present], capture_output=True).returncode != 0:
+    print("SKIP: no usable CUDA device")
+    sys.exit(77)
+sanitizer = shutil.which("compute-sanitizer")
+if sanitizer is None:
+    for folder in (os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"):
+        candidate = os.path.join(folder, "bin", "compute-sanitizer")
+        if folder and os.access(candidate, os.X_OK):
+            sanitizer = candidate
+            break
+if sanitizer is None:
+    print("SKIP: compute-sanitizer not found (it ships with the CUDA toolkit)")
+    sys.exit(77)
+
+runs = [
+    ["-n", "8"],
+    ["--log2", "10", "--order", "desc"],
+    ["--log2", "11"],
+    ["-n", "3000", "--dist", "few-unique"],
+    ["--log2", "13", "--order", "desc", "--dist", "extremes"],
+]
+failed = 0
+for arguments in runs:
+    command = [sanitizer, "--tool", tool, "--error-exitcode", "86", program, *arguments,
+               "--reps", "1"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=3000)
+    summary = [line for line in result.stdout.splitlines() if "SUMMARY" in line]
+    print(" ".join(arguments), "->", result.returncode, summary[-1] if summary else "")
+    if result.returncode != 0:
+        failed += 1
+        print(result.stdout[-4000:])
+        print(result.stderr[-2000:])
+sys.exit(1 if failed else 0)

@@ -1,0 +1,51 @@
+// bitonic_index.h: the index arithmetic of this stage's kernels.
+//
+// The functions are __host__ __device__: the kernels call them on the GPU, and the cpu test
+// suite calls the very same functions on the host and checks them against the reference
+// network (common/reference.h), step by step.
+#pragma once
+
+#include "host_device.h"
+
+// The partner of element i in a compare step of stride `stride` (a power of two): the element
+// whose index differs from i in exactly that one bit. XOR flips the bit.
+//
+//   stride 4, i = 1:  0001 ^ 0100 = 0101, partner 5
+//   stride 4, i = 5:  0101 ^ 0100 = 0001, partner 1
+//
+// So the pairs are symmetric: i and its partner name each other. The element whose bit is 0 is
+// the lower one of the pair (i < partner).
+__host__ __device__ inline unsigned partner_index(unsigned i, unsigned stride) {
+  return i ^ stride;
+}
+
+// Whether the pair whose lower element is i must end up with the smaller key first.
+//
+// The steps with a given `size` sort the array in blocks of `size` elements; block b covers
+// indices [b * size, (b + 1) * size). Bit `size` of i is the lowest bit of b, so it is 0 for even
+// blocks, which sort ascending, and 1 for odd blocks, which sort descending. Each even block and
+// the odd block after it then form one bitonic sequence (up, then down) of 2 * size elements:
+// exactly what the steps of the next size need. In the last steps size = n, the bit is 0 for
+// every i < n, and the whole array comes out ascending.
+//
+// A descending sort flips every direction (ascending == false): the mirror image of the network.
+__host__ __device__ inline bool sorts_ascending(unsigned i, unsigned size, bool ascending) {
+  const bool even_block = (i & size) == 0;
+  return even_block == ascending;
+}
+
+// q for n = 2^q.
+inline unsigned exact_log2(unsigned n) {
+  unsigned q = 0;
+  while ((1u << q) < n) {
+    ++q;
+  }
+  return q;
+}
+
+// The kernel launches bitonic_sort makes for n = 2^q keys: one per compare step. The sizes
+// 2^1 .. 2^q have 1, 2, ..., q steps, so there are q(q + 1) / 2 launches.
+inline unsigned long long launches_per_sort(unsigned n) {
+  const unsigned long long q = exact_log2(n);
+  return q * (q + 1) / 2;
+}

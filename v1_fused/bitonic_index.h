@@ -1,0 +1,63 @@
+// bitonic_index.h: the index arithmetic of this stage's kernels.
+//
+// The functions are __host__ __device__: the kernels call them on the GPU, and the cpu test
+// suite calls the very same functions on the host and checks them against the reference
+// network (common/reference.h), step by step.
+#pragma once
+
+#include "host_device.h"
+
+// The partner of element i in a compare step of stride `stride` (a power of two): the element
+// whose index differs from i in exactly that one bit. XOR flips the bit.
+//
+//   stride 4, i = 1:  0001 ^ 0100 = 0101, partner 5
+//   stride 4, i = 5:  0101 ^ 0100 = 0001, partner 1
+//
+// So the pairs are symmetric: i and its partner name each other. The element whose bit is 0 is
+// the lower one of the pair (i < partner).
+__host__ __device__ inline unsigned partner_index(unsigned i, unsigned stride) {
+  return i ^ stride;
+}
+
+// Whether the pair whose lower element is i must end up with the smaller key first.
+//
+// The steps with a given `size` sort the array in blocks of `size` elements; block b covers
+// indices [b * size, (b + 1) * size). Bit `size` of i is the lowest bit of b, so it is 0 for even
+// blocks, which sort ascending, and 1 for odd blocks, which sort descending. Each even block and
+// the odd block after it then form one bitonic sequence (up, then down) of 2 * size elements:
+// exactly what the steps of the next size need. In the last steps size = n, the bit is 0 for
+// every i < n, and the whole array comes out ascending.
+//
+// A descending sort flips every direction (ascending == false): the mirror image of the network.
+__host__ __device__ inline bool sorts_ascending(unsigned i, unsigned size, bool ascending) {
+  const bool even_block = (i & size) == 0;
+  return even_block == ascending;
+}
+
+// q for n = 2^q.
+inline unsigned exact_log2(unsigned n) {
+  unsigned q = 0;
+  while ((1u << q) < n) {
+    ++q;
+  }
+  return q;
+}
+
+// Keys one block of the in-block kernels owns, one per thread: its tile. Every compare step
+// whose stride is below the tile pairs two keys of the same tile, so one block can run it
+// alone. 1024 is the largest block CUDA allows, and the larger the tile, the more steps a
+// block runs and the fewer launches remain (docs/03_v1_fused.md weighs the choice).
+constexpr unsigned kTileSize = 1024;
+
+// The kernel launches bitonic_sort makes for n = 2^q keys, with tiles of 2^t = min(n, kTileSize)
+// keys: one block_sort for every size up to the tile, then for each larger size 2^k, one
+// bitonic_step per stride from 2^(k-1) down to the tile (k - t of them) and one block_merge:
+//   1 + sum over k = t+1 .. q of (k - t + 1)  =  1 + (q - t)(q - t + 3) / 2
+inline unsigned long long launches_per_sort(unsigned n) {
+  if (n < 2) {
+    return 0;
+  }
+  const unsigned long long q = exact_log2(n);
+  const unsigned long long t = exact_log2(n < kTileSize ? n : kTileSize);
+  return 1 + (q - t) * (q - t + 3) / 2;
+}

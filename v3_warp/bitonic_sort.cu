@@ -1,0 +1,154 @@
+// v3_warp: strides below the warp size exchange keys through registers, not shared memory.
+//
+// What changes from v2_shared, and why
+//   When the stride is below 32, the two keys of every pair belong to two threads of the same
+//   warp. The 32 threads of a warp (its lanes) execute each instruction together, and
+//   __shfl_xor_sync(mask, key, stride) hands each lane the register `key` of lane ^ stride in a
+//   single instruction. So for those strides each thread keeps its key in a register, swaps it
+//   with its partner lane, and keeps the smaller or the larger of the two: no shared-memory
+//   round trip and no __syncthreads() (a barrier over all 32 warps of the block) per step. Both
+//   lanes of a pair compute the compare, each keeping the key its own position needs, so no
+//   lane branches around the work. Strides of 32 and more stay as in v2; only merge_in_block
+//   changes.
+//
+// Prediction
+//   In block_sort 40 of the 55 steps, and in every block_merge 5 of the 10, lose their barrier
+//   and their shared-memory traffic. The fused launches should get up to twice as fast, which
+//   shows where they dominate the time, at 2^20 and below. At 2^24 and above the bitonic_step
+//   passes, which do not change, take most of the time: expect a few percent at most there.
+//
+// Build and run
+//   meson setup build && meson compile -C build v3_warp
+//   build/v3_warp/v3_warp --log2 24
+#include <algorithm>
+
+#include "bitonic_index.h"
+#include "cuda_check.h"
+#include "stage.h"
+
+namespace {
+
+// Threads per block of bitonic_step. Any multiple of the warp size (32) works here; with 256 a
+// multiprocessor keeps 8 blocks (2048 threads) resident, enough to hide the memory latency.
+constexpr unsigned kThreadsPerBlock = 256;
+
+// Puts keys[lower] and keys[upper] in the requested order: the smaller key first when ascending.
+// The keys are written back only when they were out of order, so a step over data that is
+// already in order reads the array but writes nothing.
+__device__ void compare_and_swap(int *keys, unsigned lower, unsigned upper, bool ascending) {
+  const int a = keys[lower];
+  const int b = keys[upper];
+  const bool out_of_order = ascending ? a > b : a < b;
+  if (out_of_order) {
+    keys[lower] = b;
+    keys[upper] = a;
+  }
+}
+
+// One compare step (size, stride) over all n keys. Thread i owns element i.
+__global__ void bitonic_step(int *keys, unsigned size, unsigned stride, bool ascending) {
+  // The grid has exactly n threads (n and the block are powers of two), so every i is a key.
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned partner = partner_index(i, stride);
+  // Both threads of a pair find each other; the one holding the lower element does the work and
+  // the other one has nothing to do. Half of the threads of every step idle this way.
+  if (partner > i) {
+    compare_and_swap(keys, i, partner, sorts_ascending(i, size, ascending));
+  }
+}
+
+// Steps first_stride, first_stride / 2, ..., 1 of the merge of `size`, inside one block.
+// Thread `local` owns key `local` of the block's tile, which is key i of the whole array. All
+// strides are below the tile size, so every partner lies in the same tile.
+__device__ void merge_in_block(int *tile, unsigned local, unsigned i, unsigned size,
+                               unsigned first_stride, bool ascending) {
+  const unsigned lanes = warp_lanes(blockDim.x);
+  unsigned stride = first_stride;
+  // Strides of a warp or more pair keys of threads in different warps: shared memory.
+  for (; stride >= lanes; stride /= 2) {
+    const unsigned partner = partner_index(local, stride);
+    if (partner > local) {
+      compare_and_swap(tile, local, partner, sorts_ascending(i, size, ascending));
+    }
+    // Barrier: the next step reads keys that other threads of the block have just written.
+    // Every thread reaches it, the idle half too, because it stands outside the if.
+    __syncthreads();
+  }
+  // Strides below the warp pair two lanes of one warp, lane and lane ^ stride (local and
+  // local ^ stride differ only in a bit below 32). The key moves into a register.
+  int key = tile[local];
+  for (; stride > 0; stride /= 2) {
+    // Each lane sends its key to lane ^ stride and receives that lane's key, in one instruction
+    // that all lanes of the mask execute together: nothing to wait for, no race possible.
+    const int other = __shfl_xor_sync(lane_mask(lanes), key, stride);
+    // Both lanes of the pair compare the same two keys; each keeps the one its position needs.
+    key = keeps_smaller(i, size, stride, ascending) ? min(key, other) : max(key, other);
+  }
+  tile[local] = key;
+  // Barrier: the next merge, or the store to global memory, reads keys of other warps.
+  __syncthreads();
+}
+
+// Sorts every tile: all steps of the sizes 2 .. tile size. Even tiles come out ascending and
+// odd ones descending (sorts_ascending), so each pair of neighbouring tiles is a bitonic
+// sequence, ready for the first merge above the tile. When n <= kTileSize there is one block,
+// its last size is n, and the whole array comes out sorted.
+__global__ void __launch_bounds__(kTileSize) block_sort(int *keys, bool ascending) {
+  // The block's tile in shared memory: loaded once, sorted by all the steps, stored once.
+  __shared__ int tile[kTileSize];
+  // One thread per key: the block is as wide as its tile.
+  const unsigned tile_size = blockDim.x;
+  const unsigned local = threadIdx.x;
+  const unsigned i = blockIdx.x * tile_size + local;
+  tile[local] = keys[i];
+  // Barrier: the first step reads partners' keys, which other threads have just loaded.
+  __syncthreads();
+  for (unsigned size = 2; size <= tile_size; size *= 2) {
+    merge_in_block(tile, local, i, size, size / 2, ascending);
+  }
+  // merge_in_block ends with a barrier, so the last step's writes are all visible here.
+  keys[i] = tile[local];
+}
+
+// The strides of the merge of `size` that stay inside a tile: tile size / 2 down to 1.
+__global__ void __launch_bounds__(kTileSize) block_merge(int *keys, unsigned size, bool ascending) {
+  __shared__ int tile[kTileSize];
+  const unsigned tile_size = blockDim.x;
+  const unsigned local = threadIdx.x;
+  const unsigned i = blockIdx.x * tile_size + local;
+  tile[local] = keys[i];
+  // Barrier: as in block_sort, every key of the tile must be loaded before the first step.
+  __syncthreads();
+  merge_in_block(tile, local, i, size, tile_size / 2, ascending);
+  keys[i] = tile[local];
+}
+
+}  // namespace
+
+void bitonic_sort(int *keys, unsigned n, bool ascending) {
+  // A single key is sorted already.
+  if (n < 2) {
+    return;
+  }
+  const unsigned threads = std::min(n, kThreadsPerBlock);
+  const unsigned blocks = n / threads;
+  // The in-block kernels run one block of tile_size threads per tile.
+  const unsigned tile_size = std::min(n, kTileSize);
+  const unsigned tiles = n / tile_size;
+  // Every size up to the tile, in one launch.
+  block_sort<<<tiles, tile_size>>>(keys, ascending);
+  CHECK_LAUNCH();
+  for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
+    // Strides of a tile or more pair keys of different tiles, and no block can wait for
+    // another: these keep one launch per step, as in v0.
+    for (unsigned stride = size / 2; stride >= tile_size; stride /= 2) {
+      // The next launch starts only after this one has finished writing: the barrier between
+      // two steps, paid for with one launch per step.
+      bitonic_step<<<blocks, threads>>>(keys, size, stride, ascending);
+      CHECK_LAUNCH();
+    }
+    // The strides below the tile: one launch for all of them.
+    block_merge<<<tiles, tile_size>>>(keys, size, ascending);
+    CHECK_LAUNCH();
+  }
+}

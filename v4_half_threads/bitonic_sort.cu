@@ -1,0 +1,169 @@
+// v4_half_threads: one thread per compare pair, so that no thread idles.
+//
+// What changes from v3_warp, and why
+//   Until now every kernel ran one thread per key, and at every step half of them found their
+//   partner below them and had nothing to do: bitonic_step launched n threads for n / 2 pairs,
+//   and in the shared-memory steps half of every warp (for strides of 32 or more, whole warps)
+//   sat out each compare. Now every launch runs one thread per pair: thread t computes the lower
+//   element of pair t with get_lower_partner (bitonic_index.h), the upper one is lower + stride,
+//   and every thread compares, so no thread returns early and no warp splits around a branch.
+//   The in-block kernels keep blocks of 1024 threads, which now own 2048 keys: the tile doubles,
+//   one more stride runs inside the blocks, and one launch per large size disappears. Each
+//   thread moves two keys between global and shared memory (tile_slot) and holds two keys in
+//   the register phase (warp_slot), exchanging each with its partner lane.
+//
+// Prediction
+//   Launches fall from 1 + (q - 10)(q - 7) / 2 to 1 + (q - 11)(q - 8) / 2: 210 to 190 at 2^29,
+//   171 to 153 at 2^27, about 10% fewer passes. bitonic_step moves the same bytes with half the
+//   threads; if it was already at the memory's speed it stays there, and the sort gains about
+//   the 10% of passes. The in-block kernels do the same compares with half the threads, so they
+//   should gain at 2^20 and below.
+//
+// Build and run
+//   meson setup build && meson compile -C build v4_half_threads
+//   build/v4_half_threads/v4_half_threads --log2 24
+#include <algorithm>
+
+#include "bitonic_index.h"
+#include "cuda_check.h"
+#include "stage.h"
+
+namespace {
+
+// Threads per block of bitonic_step. Any multiple of the warp size (32) works here; with 256 a
+// multiprocessor keeps 8 blocks (2048 threads) resident, enough to hide the memory latency.
+constexpr unsigned kThreadsPerBlock = 256;
+
+// Puts keys[lower] and keys[upper] in the requested order: the smaller key first when ascending.
+// The keys are written back only when they were out of order, so a step over data that is
+// already in order reads the array but writes nothing.
+__device__ void compare_and_swap(int *keys, unsigned lower, unsigned upper, bool ascending) {
+  const int a = keys[lower];
+  const int b = keys[upper];
+  const bool out_of_order = ascending ? a > b : a < b;
+  if (out_of_order) {
+    keys[lower] = b;
+    keys[upper] = a;
+  }
+}
+
+// One compare step (size, stride) over all n keys. Thread t owns compare pair t.
+__global__ void bitonic_step(int *keys, unsigned size, unsigned stride, bool ascending) {
+  // The grid has exactly n / 2 threads (n / 2 and the block are powers of two): one per pair.
+  const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned lower = get_lower_partner(thread, stride);
+  // Every thread has a pair to compare: none returns early, no warp splits around a branch.
+  compare_and_swap(keys, lower, lower + stride, sorts_ascending(lower, size, ascending));
+}
+
+// Steps first_stride, first_stride / 2, ..., 1 of the merge of `size`, inside one block.
+// Thread t owns compare pair t of the block's tile, whose first key is key tile_start of the
+// whole array. All strides are below the tile size, so every pair lies in the tile.
+__device__ void merge_in_block(int *tile, unsigned tile_start, unsigned size, unsigned first_stride,
+                               bool ascending) {
+  const unsigned lanes = warp_lanes(blockDim.x);
+  unsigned stride = first_stride;
+  // Strides of a warp or more pair keys of threads in different warps: shared memory.
+  for (; stride >= lanes; stride /= 2) {
+    const unsigned lower = get_lower_partner(threadIdx.x, stride);
+    compare_and_swap(tile, lower, lower + stride,
+                     sorts_ascending(tile_start + lower, size, ascending));
+    // Barrier: the next step reads keys that other threads of the block have just written.
+    __syncthreads();
+  }
+  // Strides below the warp: each thread takes two keys into registers, one run of 64 keys per
+  // warp (warp_slot), so that every pair is two lanes of one warp in the same register.
+  const unsigned slot[2] = {warp_slot(threadIdx.x, 0, lanes), warp_slot(threadIdx.x, 1, lanes)};
+  int key[2] = {tile[slot[0]], tile[slot[1]]};
+  for (; stride > 0; stride /= 2) {
+    for (unsigned k = 0; k < 2; ++k) {
+      // Each lane sends key[k] to lane ^ stride and receives that lane's key[k], in one
+      // instruction that all lanes of the mask execute together: no race possible.
+      const int other = __shfl_xor_sync(lane_mask(lanes), key[k], stride);
+      // Both lanes of the pair compare the same two keys; each keeps the one its position needs.
+      key[k] = keeps_smaller(tile_start + slot[k], size, stride, ascending) ? min(key[k], other)
+                                                                            : max(key[k], other);
+    }
+  }
+  tile[slot[0]] = key[0];
+  tile[slot[1]] = key[1];
+  // Barrier: the next merge, or the store to global memory, reads keys of other warps.
+  __syncthreads();
+}
+
+// Sorts every tile: all steps of the sizes 2 .. tile size. Even tiles come out ascending and
+// odd ones descending (sorts_ascending), so each pair of neighbouring tiles is a bitonic
+// sequence, ready for the first merge above the tile. When n <= kTileSize there is one block,
+// its last size is n, and the whole array comes out sorted.
+__global__ void __launch_bounds__(kTileSize / 2) block_sort(int *keys, bool ascending) {
+  // The block's tile in shared memory: loaded once, sorted by all the steps, stored once.
+  __shared__ int tile[kTileSize];
+  // Two keys per thread: the tile is twice as wide as the block.
+  const unsigned tile_size = 2 * blockDim.x;
+  const unsigned tile_start = blockIdx.x * tile_size;
+  for (unsigned k = 0; k < 2; ++k) {
+    const unsigned slot = tile_slot(threadIdx.x, k);
+    tile[slot] = keys[tile_start + slot];
+  }
+  // Barrier: the first step reads partners' keys, which other threads have just loaded.
+  __syncthreads();
+  for (unsigned size = 2; size <= tile_size; size *= 2) {
+    merge_in_block(tile, tile_start, size, size / 2, ascending);
+  }
+  // merge_in_block ends with a barrier, so the last step's writes are all visible here.
+  for (unsigned k = 0; k < 2; ++k) {
+    const unsigned slot = tile_slot(threadIdx.x, k);
+    keys[tile_start + slot] = tile[slot];
+  }
+}
+
+// The strides of the merge of `size` that stay inside a tile: tile size / 2 down to 1.
+__global__ void __launch_bounds__(kTileSize / 2)
+    block_merge(int *keys, unsigned size, bool ascending) {
+  __shared__ int tile[kTileSize];
+  const unsigned tile_size = 2 * blockDim.x;
+  const unsigned tile_start = blockIdx.x * tile_size;
+  for (unsigned k = 0; k < 2; ++k) {
+    const unsigned slot = tile_slot(threadIdx.x, k);
+    tile[slot] = keys[tile_start + slot];
+  }
+  // Barrier: as in block_sort, every key of the tile must be loaded before the first step.
+  __syncthreads();
+  merge_in_block(tile, tile_start, size, tile_size / 2, ascending);
+  for (unsigned k = 0; k < 2; ++k) {
+    const unsigned slot = tile_slot(threadIdx.x, k);
+    keys[tile_start + slot] = tile[slot];
+  }
+}
+
+}  // namespace
+
+void bitonic_sort(int *keys, unsigned n, bool ascending) {
+  // A single key is sorted already.
+  if (n < 2) {
+    return;
+  }
+  // One thread per compare pair: n / 2 threads in every launch.
+  const unsigned pairs = n / 2;
+  const unsigned threads = std::min(pairs, kThreadsPerBlock);
+  const unsigned blocks = pairs / threads;
+  // The in-block kernels run one block of tile_size / 2 threads per tile.
+  const unsigned tile_size = std::min(n, kTileSize);
+  const unsigned tiles = n / tile_size;
+  // Every size up to the tile, in one launch.
+  block_sort<<<tiles, tile_size / 2>>>(keys, ascending);
+  CHECK_LAUNCH();
+  for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
+    // Strides of a tile or more pair keys of different tiles, and no block can wait for
+    // another: these keep one launch per step, as in v0.
+    for (unsigned stride = size / 2; stride >= tile_size; stride /= 2) {
+      // The next launch starts only after this one has finished writing: the barrier between
+      // two steps, paid for with one launch per step.
+      bitonic_step<<<blocks, threads>>>(keys, size, stride, ascending);
+      CHECK_LAUNCH();
+    }
+    // The strides below the tile: one launch for all of them.
+    block_merge<<<tiles, tile_size / 2>>>(keys, size, ascending);
+    CHECK_LAUNCH();
+  }
+}

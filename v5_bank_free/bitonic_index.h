@@ -1,0 +1,132 @@
+// bitonic_index.h: the index arithmetic of this stage's kernels.
+//
+// The functions are __host__ __device__: the kernels call them on the GPU, and the cpu test
+// suite calls the very same functions on the host and checks them against the reference
+// network (common/reference.h), step by step.
+#pragma once
+
+#include "host_device.h"
+
+// The lower element of compare pair `thread` in a step of stride `stride` (a power of two);
+// the upper element is lower + stride. With one thread per pair, the n / 2 threads are spread
+// over the n / 2 lower elements: the indices whose bit `stride` is 0. They come in runs of
+// `stride` consecutive elements, one run every 2 * stride:
+//
+//   stride 4      element  0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15
+//                 role     L  L  L  L  U  U  U  U  L  L  L  L  U  U  U  U
+//                 thread   0  1  2  3              4  5  6  7
+//
+// Thread t is number offset = t % stride in run t / stride, and that run starts at element
+// 2 * stride * (t / stride) = 2 * (t - offset). In binary: the bits of t below `stride` stay,
+// the bits above move up one place, and a 0 appears at bit `stride`.
+//
+//   t = 6, stride 4:  offset = 6 & 3 = 2,  run start = 2 * (6 - 2) = 8,  lower = 10
+//                     pair (10, 14):  0b110 -> 0b1_0_10
+//   t = 6, stride 1:  offset = 0,          run start = 12,               lower = 12, pair (12, 13)
+//   t = 6, stride 8:  offset = 6,          run start = 0,                lower = 6,  pair (6, 14)
+//
+// The same function appears in the CUDA samples as 2 * t - (t & (stride - 1)), and in the
+// second seed as GET_ARR_ID(t, s) = t + ((t >> s) << s) with stride = 2^s: (t >> s) << s is
+// t - offset, so both are 2t - offset, the run start plus the offset.
+__host__ __device__ inline unsigned get_lower_partner(unsigned thread, unsigned stride) {
+  // t % stride, as stride is a power of two: the position within the run.
+  const unsigned offset = thread & (stride - 1);
+  // t - offset = (t / stride) * stride; runs start every 2 * stride elements.
+  const unsigned run_start = 2 * (thread - offset);
+  return run_start + offset;
+}
+
+// Whether the pair whose lower element is i must end up with the smaller key first.
+//
+// The steps with a given `size` sort the array in blocks of `size` elements; block b covers
+// indices [b * size, (b + 1) * size). Bit `size` of i is the lowest bit of b, so it is 0 for even
+// blocks, which sort ascending, and 1 for odd blocks, which sort descending. Each even block and
+// the odd block after it then form one bitonic sequence (up, then down) of 2 * size elements:
+// exactly what the steps of the next size need. In the last steps size = n, the bit is 0 for
+// every i < n, and the whole array comes out ascending.
+//
+// A descending sort flips every direction (ascending == false): the mirror image of the network.
+__host__ __device__ inline bool sorts_ascending(unsigned i, unsigned size, bool ascending) {
+  const bool even_block = (i & size) == 0;
+  return even_block == ascending;
+}
+
+// q for n = 2^q.
+inline unsigned exact_log2(unsigned n) {
+  unsigned q = 0;
+  while ((1u << q) < n) {
+    ++q;
+  }
+  return q;
+}
+
+// Keys one block of the in-block kernels owns, two per thread: its tile. Every compare step
+// whose stride is below the tile pairs two keys of the same tile, so one block can run it
+// alone. 1024 threads, the largest block CUDA allows, each owning a pair: 2048 keys.
+constexpr unsigned kTileSize = 2048;
+
+// The threads of a warp, its lanes: they execute each instruction together, and
+// __shfl_xor_sync lets them read each other's registers.
+constexpr unsigned kWarpSize = 32;
+
+// The lanes of each warp in a block of block_threads threads: 32, or the whole block when it is
+// smaller than a warp (n < 32). Blocks are powers of two, so no other warp is partly filled.
+__host__ __device__ inline unsigned warp_lanes(unsigned block_threads) {
+  return block_threads < kWarpSize ? block_threads : kWarpSize;
+}
+
+// The mask a shuffle takes: bit k set for every lane k that executes it. A full warp: all 32
+// bits. A block smaller than a warp has only lanes 0 .. lanes - 1, and a mask must not name a
+// lane that does not exist.
+__host__ __device__ inline unsigned lane_mask(unsigned lanes) {
+  return lanes == kWarpSize ? 0xffffffffu : (1u << lanes) - 1;
+}
+
+// In a register exchange, the two lanes of a pair hold one key each, and both compute the same
+// compare: each keeps the key that belongs at its own position. Position i is the lower one of
+// its pair when its bit `stride` is 0. The lower position keeps the smaller key when the pair
+// sorts ascending, the upper position when it sorts descending. Both positions get the same
+// direction from sorts_ascending: they differ only in bit `stride`, and stride < size, so
+// bit `size` is the same.
+__host__ __device__ inline bool keeps_smaller(unsigned i, unsigned size, unsigned stride,
+                                              bool ascending) {
+  const bool lower = (i & stride) == 0;
+  return lower == sorts_ascending(i, size, ascending);
+}
+
+// The two tile elements a thread holds in registers during the register phase (strides below
+// the warp size), k = 0 and 1: the lower and upper element of its pair at stride `lanes`. A full
+// warp thus holds one run of 64 consecutive elements, lane l the elements l and l + 32 of it:
+//
+//   lane          0   1  ..  31
+//   register 0    0   1  ..  31      (run start +)
+//   register 1   32  33  ..  63
+//
+// Element and lane differ by a constant in each register, so for every stride below the warp
+// size the partner element (element ^ stride) sits in the same register of lane ^ stride: one
+// shuffle per register exchanges every pair.
+__host__ __device__ inline unsigned warp_slot(unsigned thread, unsigned k, unsigned lanes) {
+  return get_lower_partner(thread, lanes) + k * lanes;
+}
+
+// The tile elements thread `thread` of a block of `threads` threads moves between global and
+// shared memory, k = 0 and 1: element `thread` of the tile's first half and of its second
+// half. In each of the two loads and stores, the 32 lanes of a warp touch 32 consecutive
+// words, which lie in the 32 different shared-memory banks (no two lanes wait for one bank),
+// and 128 consecutive bytes of global memory (docs/07_v5_bank_free.md).
+__host__ __device__ inline unsigned tile_slot(unsigned thread, unsigned k, unsigned threads) {
+  return thread + k * threads;
+}
+
+// The kernel launches bitonic_sort makes for n = 2^q keys, with tiles of 2^t = min(n, kTileSize)
+// keys: one block_sort for every size up to the tile, then for each larger size 2^k, one
+// bitonic_step per stride from 2^(k-1) down to the tile (k - t of them) and one block_merge:
+//   1 + sum over k = t+1 .. q of (k - t + 1)  =  1 + (q - t)(q - t + 3) / 2
+inline unsigned long long launches_per_sort(unsigned n) {
+  if (n < 2) {
+    return 0;
+  }
+  const unsigned long long q = exact_log2(n);
+  const unsigned long long t = exact_log2(n < kTileSize ? n : kTileSize);
+  return 1 + (q - t) * (q - t + 3) / 2;
+}
