@@ -9,7 +9,13 @@ instructions the warps executed, the wavefronts (passes through the banks) they 
 bank conflicts ncu counts, with the GPU, driver and date. tests/bank_model.h predicts which
 accesses conflict; docs/07_v5_bank_free.md sets the two side by side. ncu runs with
 --clock-control none, so the GPU's clocks are left as they are.
+
+With --sass-csv it also counts, per kernel, the shared- and global-memory instructions in the
+machine code (cuobjdump -sass): whether the compiler kept two 4-byte accesses or merged them
+into one 8-byte access (LDS.64, STS.64) decides what the banks see.
 """
+import collections
+import re
 import argparse
 import csv
 import datetime
@@ -30,15 +36,35 @@ METRICS = {
 }
 
 
-def find_ncu():
-    found = shutil.which("ncu")
+def find_tool(name):
+    found = shutil.which(name)
     if found:
         return found
     for folder in (os.environ.get("CUDA_HOME", ""), "/usr/local/cuda"):
-        candidate = os.path.join(folder, "bin", "ncu")
+        candidate = os.path.join(folder, "bin", name)
         if folder and os.access(candidate, os.X_OK):
             return candidate
-    sys.exit("ncu (Nsight Compute) not found")
+    sys.exit(f"{name} not found (it comes with the CUDA toolkit)")
+
+
+def sass_memory_instructions(cuobjdump, program):
+    """{kernel: Counter(opcode)} for the memory, shuffle and barrier instructions of the
+    stage's kernels, from its machine code."""
+    sass = subprocess.run([cuobjdump, "-sass", program], capture_output=True, text=True,
+                          check=True).stdout
+    counts = collections.defaultdict(collections.Counter)
+    kernel = None
+    for line in sass.splitlines():
+        function = re.search(r"Function : (\S+)", line)
+        if function:
+            name = function.group(1)
+            kernel = next((k for k in ("block_sort", "block_merge", "bitonic_step") if k in name),
+                          None)
+            continue
+        opcode = re.search(r"\b(LDS|STS|LDG|STG|SHFL|BAR)(\.[A-Z0-9]+)*", line)
+        if kernel and opcode:
+            counts[kernel][opcode.group(0)] += 1
+    return counts
 
 
 def gpu_and_driver():
@@ -71,8 +97,9 @@ def main():
     parser.add_argument("--build", default="build")
     parser.add_argument("--log2", type=int, default=20)
     parser.add_argument("--csv", required=True)
+    parser.add_argument("--sass-csv", help="also write the kernels' memory instructions here")
     arguments = parser.parse_args()
-    ncu = find_ncu()
+    ncu = find_tool("ncu")
     gpu, driver = gpu_and_driver()
     date = datetime.date.today().isoformat()
     records = []
@@ -88,6 +115,19 @@ def main():
         writer = csv.DictWriter(file, fieldnames=list(records[0]))
         writer.writeheader()
         writer.writerows(records)
+    if arguments.sass_csv:
+        cuobjdump = find_tool("cuobjdump")
+        with open(arguments.sass_csv, "w", newline="") as file:
+            writer = csv.writer(file)
+            writer.writerow(["stage", "kernel", "instruction", "count", "gpu", "nvidia_driver",
+                             "date"])
+            for stage in STAGES:
+                program = os.path.join(arguments.build, stage, stage)
+                counts = sass_memory_instructions(cuobjdump, program)
+                for kernel in sorted(counts):
+                    for opcode, count in sorted(counts[kernel].items()):
+                        writer.writerow([stage, kernel, opcode, count, gpu, driver, date])
+                        print(stage, kernel, opcode, count)
 
 
 if __name__ == "__main__":

@@ -219,6 +219,8 @@ def main():
     parser.add_argument("--transfers-csv",
                         help="also time host <-> device copies (pageable, pinned) at the largest "
                              "size, at most 2^29, and write them here")
+    parser.add_argument("--transfers-only", action="store_true",
+                        help="with --transfers-csv: time the copies and skip the sorts")
     arguments = parser.parse_args()
     if arguments.quick:
         sizes = [16, 20, 24]
@@ -235,6 +237,8 @@ def main():
     tour = Tour(arguments)
     if arguments.transfers_csv:
         tour.measure_transfers(min(max(sizes), 29), arguments.transfers_csv)
+    if arguments.transfers_only:
+        return
     path = arguments.csv or os.path.join(arguments.build, "tour.csv")
     tour.sweep(sizes, path)
     print(f"wrote {len(tour.records)} records to {path}", file=sys.stderr)
