@@ -49,6 +49,33 @@ unsigned worst_ways(unsigned block_threads, Address address) {
   return worst;
 }
 
+// The tile loads and stores: slot(t, k) is the tile element thread t moves in its k-th load
+// and store (the stage's tile_slot). The worst ways over both k.
+template <typename Slot>
+unsigned worst_ways_of_tile_moves(unsigned block_threads, Slot slot) {
+  unsigned worst = 0;
+  for (unsigned k = 0; k < 2; ++k) {
+    worst = std::max(worst, worst_ways(block_threads, [&](unsigned t) { return slot(t, k); }));
+  }
+  return worst;
+}
+
+// Whether the block's threads, two slots each, move every element of the tile exactly once.
+template <typename Slot>
+bool moves_whole_tile_once(unsigned block_threads, Slot slot) {
+  std::vector<int> moved(2 * block_threads, 0);
+  for (unsigned t = 0; t < block_threads; ++t) {
+    for (unsigned k = 0; k < 2; ++k) {
+      const unsigned element = slot(t, k);
+      if (element >= moved.size()) {
+        return false;
+      }
+      ++moved[element];
+    }
+  }
+  return std::all_of(moved.begin(), moved.end(), [](int count) { return count == 1; });
+}
+
 // The worst ways of the compare steps (lower and upper element of every stride the shared
 // phase runs) and of the register phase's loads and stores, for a block of block_threads.
 inline unsigned worst_ways_of_compare_steps(unsigned block_threads) {
