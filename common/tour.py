@@ -9,8 +9,10 @@ For every size it runs each stage program and the baselines (build/common/baseli
 --csv, prints a progress line per run, and then the progression table in the seeds' form: time,
 step speedup over the row above, cumulative speedup over the first row, launches, effective
 bandwidth, and that bandwidth as a percentage of the device-to-device copy bandwidth measured
-at the start of the same run. The floor column is the stage's pass count times one copy of the
-array at that bandwidth (README, "How we measure"). Every record goes to one CSV, with the GPU
+at the start of the same run, at the sweep's largest size (at most 2^29: smaller copies reach
+less of the peak, so the floors of a short sweep such as --quick are looser). The floor
+column is the stage's pass count times one copy of the array at that bandwidth (README,
+"How we measure"). Every record goes to one CSV, with the GPU
 name, NVIDIA driver, CUDA version and date of the run; docs/generate.py makes the course's
 tables and plots from such a CSV. A size that does not fit in memory is skipped (exit code 4).
 """
