@@ -1,4 +1,8 @@
 // cuda_buffers.h: device and pinned host buffers that free themselves, and CUDA events.
+//
+// Every call is checked except the ones in destructors: a destructor must not throw (it may
+// run while an earlier error is being reported), and a failed free can only leak memory that
+// the process is about to give back anyway.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -3,11 +3,9 @@
 
 #include <cuda_runtime.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "cuda_check.h"
 #include "errors.h"
+#include "host_memory.h"
 
 namespace {
 
@@ -17,10 +15,6 @@ std::string version_name(int version) {
 }
 
 }  // namespace
-
-std::string mebibytes(std::uint64_t bytes) {
-  return std::to_string((bytes + (1 << 20) - 1) >> 20) + " MiB";
-}
 
 int usable_device_count() {
   int count = 0;
@@ -76,24 +70,5 @@ void require_device_memory(std::uint64_t bytes, const std::string &what) {
                      "not enough device memory: " + what + " need " + mebibytes(bytes) +
                          ", the device has " + mebibytes(free_bytes) + " free of " +
                          mebibytes(total_bytes) + " (try fewer keys)");
-  }
-}
-
-void require_host_memory(std::uint64_t bytes, const std::string &what) {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string line;
-  while (std::getline(meminfo, line)) {
-    std::istringstream fields(line);
-    std::string key;
-    std::uint64_t kibibytes = 0;
-    if (fields >> key >> kibibytes && key == "MemAvailable:") {
-      const std::uint64_t available = kibibytes * 1024;
-      if (bytes > available) {
-        throw FatalError(kExitOutOfMemory,
-                         "not enough host memory: " + what + " need about " + mebibytes(bytes) +
-                             ", " + mebibytes(available) + " are available (try fewer keys)");
-      }
-      return;
-    }
   }
 }

@@ -27,9 +27,3 @@ DeviceInfo select_device(int id);
 // Throws FatalError(kExitOutOfMemory), saying how much is needed and how much is free, unless
 // the current device has `bytes` free. `what` names the data ("2^29 keys").
 void require_device_memory(std::uint64_t bytes, const std::string &what);
-
-// The same for host memory, against the kernel's estimate of available memory (Linux); where
-// that is unknown, the allocations themselves report a shortage.
-void require_host_memory(std::uint64_t bytes, const std::string &what);
-
-std::string mebibytes(std::uint64_t bytes);

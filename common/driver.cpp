@@ -11,6 +11,7 @@
 #include "data.h"
 #include "device.h"
 #include "errors.h"
+#include "host_memory.h"
 #include "reference.h"
 #include "report.h"
 #include "validate.h"

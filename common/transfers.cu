@@ -18,6 +18,7 @@
 #include "cuda_check.h"
 #include "device.h"
 #include "errors.h"
+#include "host_memory.h"
 #include "sort_runner.h"
 
 namespace {

@@ -14,6 +14,7 @@
 
 #include "data.h"
 #include "errors.h"
+#include "host_memory.h"
 
 namespace {
 
@@ -195,5 +196,22 @@ TEST_CASE("an output file is written completely or not at all") {
     file.commit({1, 2, 3});
     CHECK(directory.files() == std::vector<std::string>{"out.bin"});
     CHECK(read_keys_file(path) == std::vector<int>{1, 2, 3});
+  }
+}
+
+TEST_CASE("host memory is checked before allocating, and a refusal names the sizes") {
+  CHECK(mebibytes(1) == "1 MiB");
+  CHECK(mebibytes(std::uint64_t{1} << 20) == "1 MiB");
+  CHECK(mebibytes((std::uint64_t{1} << 20) + 1) == "2 MiB");
+  CHECK_NOTHROW(require_host_memory(1 << 20, "a few keys"));
+  try {
+    require_host_memory(std::uint64_t{1} << 62, "2^60 keys on the host");
+    FAIL("4 EiB of host memory were granted");
+  } catch (const FatalError &error) {
+    CHECK(error.exit_code() == kExitOutOfMemory);
+    CHECK(contains(error.what(),
+                   "not enough host memory: 2^60 keys on the host need about "
+                   "4398046511104 MiB, "));
+    CHECK(contains(error.what(), " are available (try fewer keys)"));
   }
 }

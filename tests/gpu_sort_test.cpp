@@ -11,6 +11,8 @@
 
 #include "bitonic_index.h"
 #include "data.h"
+#include "device.h"
+#include "errors.h"
 #include "padding.h"
 #include "reference.h"
 #include "sort_runner.h"
@@ -63,5 +65,17 @@ TEST_CASE("2^24 keys") {
 TEST_CASE("2^25 + 3 keys, padded to 2^26") {
   for (const bool ascending : {true, false}) {
     check_sort((std::uint64_t{1} << 25) + 3, Distribution::kUniform, ascending);
+  }
+}
+
+TEST_CASE("device memory is checked before allocating, and a refusal names the sizes") {
+  try {
+    require_device_memory(std::uint64_t{1} << 60, "2^58 keys on the device");
+    FAIL("an exbibyte of device memory was granted");
+  } catch (const FatalError &error) {
+    CHECK(error.exit_code() == kExitOutOfMemory);
+    CHECK(std::string(error.what())
+              .find("not enough device memory: 2^58 keys on the device "
+                    "need 1099511627776 MiB, the device has ") == 0);
   }
 }
