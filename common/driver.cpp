@@ -47,6 +47,36 @@ std::string host_cpu_name() {
   return "CPU";
 }
 
+// The report of one run, everything but the validation result.
+Report describe_run(const Algorithm &algorithm, const TimedRun &run, const Options &options,
+                    const DeviceInfo &device, std::uint64_t n, bool from_file) {
+  Report report;
+  report.program = algorithm.name;
+  if (algorithm.device_sort != nullptr) {
+    report.device = device.name;
+    report.compute_capability = device.compute_capability;
+    report.cuda_runtime = device.runtime_version;
+    report.cuda_driver = device.driver_version;
+  } else {
+    report.device = host_cpu_name();
+  }
+  report.n = n;
+  report.padded_n = run.padded_n;
+  report.ascending = options.ascending;
+  report.distribution = from_file ? "file" : distribution_name(options.distribution);
+  report.seed = options.seed;
+  if (algorithm.launches_are_passes) {
+    report.launches = static_cast<long long>(run.launches);
+    report.passes = report.launches;
+  } else if (algorithm.is_copy) {
+    report.passes = 1;
+  }
+  report.reps = options.reps;
+  report.sort_ms = run.sort_ms;
+  report.total_ms = run.total_ms;
+  return report;
+}
+
 void print_report(const Options &options, const Report &report, bool first) {
   switch (options.format) {
     case OutputFormat::kHuman:
@@ -136,30 +166,7 @@ int run_program(int argc, char **argv, const std::string &program_name,
           ? time_device_sort(algorithm->device_sort, algorithm->pads_to_power_of_two, input,
                              options.ascending, 1, options.reps)
           : time_host_sort(algorithm->host_sort, input, options.ascending, options.reps);
-      Report report;
-      report.program = algorithm->name;
-      if (algorithm->device_sort != nullptr) {
-        report.device = device.name;
-        report.compute_capability = device.compute_capability;
-        report.cuda_runtime = device.runtime_version;
-        report.cuda_driver = device.driver_version;
-      } else {
-        report.device = host_cpu_name();
-      }
-      report.n = n;
-      report.padded_n = run.padded_n;
-      report.ascending = options.ascending;
-      report.distribution = from_file ? "file" : distribution_name(options.distribution);
-      report.seed = options.seed;
-      if (algorithm->launches_are_passes) {
-        report.launches = static_cast<long long>(run.launches);
-        report.passes = report.launches;
-      } else if (algorithm->is_copy) {
-        report.passes = 1;
-      }
-      report.reps = options.reps;
-      report.sort_ms = run.sort_ms;
-      report.total_ms = run.total_ms;
+      Report report = describe_run(*algorithm, run, options, device, n, from_file);
       report.validation = "skipped";
       bool passed = true;
       if (options.validate) {

@@ -14,13 +14,13 @@ With --sass-csv it also counts, per kernel, the shared- and global-memory instru
 machine code (cuobjdump -sass): whether the compiler kept two 4-byte accesses or merged them
 into one 8-byte access (LDS.64, STS.64) decides what the banks see.
 """
-import collections
-import re
 import argparse
+import collections
 import csv
 import datetime
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys

@@ -9,8 +9,9 @@ For every size it runs each stage program and the baselines (build/common/baseli
 --csv, prints a progress line per run, and then the progression table in the seeds' form: time,
 step speedup over the row above, cumulative speedup over the first row, launches, effective
 bandwidth, and that bandwidth as a percentage of the device-to-device copy bandwidth measured
-at the start of the same run, at the sweep's largest size (at most 2^29: smaller copies reach
-less of the peak, so the floors of a short sweep such as --quick are looser). The floor
+at the start of the same run, at the sweep's largest size but at least 2^24 and at most 2^29
+(smaller copies reach less of the peak, so the floors of a short sweep such as --quick are
+looser). The floor
 column is the stage's pass count times one copy of the array at that bandwidth (README,
 "How we measure"). Every record goes to one CSV, with the GPU
 name, NVIDIA driver, CUDA version and date of the run; docs/generate.py makes the course's
@@ -67,6 +68,7 @@ class Tour:
         self.driver = nvidia_driver(arguments.device)
         self.date = datetime.date.today().isoformat()
         self.copy_gb_s = None
+        self.failed = []
 
     def program(self, name):
         if name in DEVICE_BASELINES or name in ("std_sort", "copy"):
@@ -94,12 +96,14 @@ class Tour:
               file=sys.stderr, flush=True)
         if record["validation"] != "pass":
             print(result.stderr, file=sys.stderr)
+            self.failed.append(f"{name} at 2^{q}")
         self.records.append(record)
         return record
 
     def measure_copy(self, q):
-        """The copy ceiling: the largest size of the sweep that fits, at most 2^29."""
-        for size in range(min(q, 29), 19, -1):
+        """The copy ceiling, at the sweep's largest size but at least 2^24 (smaller copies are
+        over too soon to measure the memory) and at most 2^29; smaller if that does not fit."""
+        for size in range(min(max(q, 24), 29), 9, -1):
             record = self.run("copy", size, 20)
             if record is not None:
                 self.copy_gb_s = float(record["effective_gb_s"])
@@ -107,22 +111,26 @@ class Tour:
                 return
         sys.exit("could not measure the copy bandwidth")
 
+    def programs(self, q):
+        """What runs at 2^q: the programs named by --only, or std::sort (up to --serial-max),
+        every stage that is built, and the GPU baselines."""
+        if self.arguments.only:
+            return self.arguments.only.split(",")
+        stages = [name for name in stage_names() if os.path.exists(self.program(name)[0])]
+        if self.arguments.no_baselines:
+            return stages
+        serial = ["std_sort"] if q <= self.arguments.serial_max else []
+        return serial + stages + DEVICE_BASELINES
+
     def sweep(self, sizes, path):
-        stages = [name for name in stage_names()
-                  if os.path.exists(self.program(name)[0])] if not self.arguments.only else \
-            self.arguments.only.split(",")
-        baselines = [] if self.arguments.no_baselines else DEVICE_BASELINES
-        self.runs_total = 1 + sum(
-            len(stages) + len(baselines) +
-            (1 if q <= self.arguments.serial_max and not self.arguments.no_baselines else 0)
-            for q in sizes)
+        self.runs_total = 1 + sum(len(self.programs(q)) for q in sizes)
         self.measure_copy(max(sizes))
         for q in sizes:
             rows = []
-            if q <= self.arguments.serial_max and not self.arguments.no_baselines:
-                rows.append(self.run("std_sort", q, 1 if q >= 24 else 3))
-            for name in stages + baselines:
-                rows.append(self.run(name, q, repetitions(q)))
+            for name in self.programs(q):
+                # std::sort takes a minute at 2^29: one run from 2^24 up is enough there.
+                reps = (1 if q >= 24 else 3) if name == "std_sort" else repetitions(q)
+                rows.append(self.run(name, q, reps))
             print_table(q, [row for row in rows if row is not None], self.copy_gb_s)
             # After every size, so that an interrupted sweep keeps what it measured.
             self.write_csv(path)
@@ -215,7 +223,8 @@ def main():
     parser.add_argument("--serial-max", type=int, default=29,
                         help="largest log2 size for std::sort on the CPU (default 29)")
     parser.add_argument("--no-baselines", action="store_true", help="stages only")
-    parser.add_argument("--only", help="comma-separated programs to run instead of all")
+    parser.add_argument("--only", help="comma-separated programs to run instead of all "
+                                       "(stages, std_sort, cub_radix, cub_merge, thrust)")
     parser.add_argument("--device", type=int, default=0, help="CUDA device (default 0)")
     parser.add_argument("--csv", help="where to write the records (default: BUILD/tour.csv)")
     parser.add_argument("--transfers-csv",
@@ -244,6 +253,8 @@ def main():
     path = arguments.csv or os.path.join(arguments.build, "tour.csv")
     tour.sweep(sizes, path)
     print(f"wrote {len(tour.records)} records to {path}", file=sys.stderr)
+    if tour.failed:
+        sys.exit(f"validation failed for {', '.join(tour.failed)}: these times are not results")
 
 
 if __name__ == "__main__":

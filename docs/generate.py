@@ -159,20 +159,15 @@ def stage_table(results, stage, previous):
     """A stage against the stage before it and against its floor, at the headline sizes."""
     rows = []
     for q in HEADLINE_SIZES:
-        time = results.time(stage, q)
-        if time is None:
+        time, before = results.time(stage, q), results.time(previous, q)
+        if time is None or before is None:
             continue
         row = results.get(stage, q)
-        before = results.time(previous, q) if previous else None
         floor = results.floor(stage, q)
-        rows.append([f"2^{q}", ms(before) if previous else "", ms(time),
-                     f"{before / time:.2f}x" if before else "", row["launches"], ms(floor),
-                     f"{time / floor:.2f}", f"{float(row['effective_gb_s']):.0f}"])
-    header = ["n", f"{previous} ms" if previous else "", f"{stage} ms", "step speedup",
-              "launches", "floor ms", "time / floor", "effective GB/s"]
-    if not previous:
-        header = [h for i, h in enumerate(header) if i not in (1, 3)]
-        rows = [[cell for i, cell in enumerate(row) if i not in (1, 3)] for row in rows]
+        rows.append([f"2^{q}", ms(before), ms(time), f"{before / time:.2f}x", row["launches"],
+                     ms(floor), f"{time / floor:.2f}", f"{float(row['effective_gb_s']):.0f}"])
+    header = ["n", f"{previous} ms", f"{stage} ms", "step speedup", "launches", "floor ms",
+              "time / floor", "effective GB/s"]
     return table(header, rows) + "\n" + results.source() + "\n"
 
 
