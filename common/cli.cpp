@@ -136,6 +136,12 @@ Options parse_command_line(const std::vector<std::string> &arguments, const Prog
       if (options.output_path.empty()) {
         bad_argument("--output needs a file name");
       }
+    } else if (option == "--segment" && program.segments) {
+      options.segment = parse_whole_number(option, take_value(), 2, kMaxKeys);
+      if ((options.segment & (options.segment - 1)) != 0) {
+        bad_argument("--segment expects a power of two (2, 4, 8, ...), got " +
+                     std::to_string(options.segment));
+      }
     } else if (option == "--algo" && !program.algorithms.empty()) {
       options.algorithm = take_value();
       bool known = false;
@@ -167,7 +173,17 @@ Options parse_command_line(const std::vector<std::string> &arguments, const Prog
   if (!options.output_path.empty() && options.output_path == options.input_path) {
     bad_argument("--output names the --input file; write the result to another file");
   }
+  if (options.segment != 0 && options.input_path.empty()) {
+    check_segment(options.segment, options.n, "");
+  }
   return options;
+}
+
+void check_segment(std::uint64_t segment, std::uint64_t n, const std::string &what) {
+  if (segment > n || n % segment != 0) {
+    bad_argument("--segment " + std::to_string(segment) + " must divide the number of keys into " +
+                 "whole arrays, but " + (what.empty() ? "n" : what) + " is " + std::to_string(n));
+  }
 }
 
 std::string usage_text(const ProgramSpec &program) {
@@ -191,6 +207,10 @@ std::string usage_text(const ProgramSpec &program) {
        << "  --reps R        timed repetitions after one warm-up (default 10); the median counts\n"
        << "  --device ID     CUDA device to use (default 0)\n"
        << "  --no-validate   skip the comparison with std::sort\n";
+  if (program.segments) {
+    text << "  --segment L     sort n / L separate arrays of L keys each, every one in the\n"
+         << "                  requested order (L a power of two, n a multiple of L)\n";
+  }
   if (!program.algorithms.empty()) {
     text << "  --algo NAME     run one of " << join(program.algorithms) << " (default: all)\n";
   }

@@ -25,18 +25,26 @@ struct Options {
   std::string output_path;
   // Baselines only: which algorithm to run ("" runs them all).
   std::string algorithm;
+  // --segment L: sort n / L separate arrays of L keys each; 0 sorts the whole input as one.
+  std::uint64_t segment = 0;
   bool help = false;
 };
 
-// What a program accepts beyond the common options: the baselines take --algo NAME.
+// What a program accepts beyond the common options: the baselines take --algo NAME, and the
+// programs that sort many arrays at once (v7_batched, the baselines) take --segment L.
 struct ProgramSpec {
   std::string name;
   std::vector<std::string> algorithms;
+  bool segments = false;
 };
 
 // Parses the arguments after the program name. Throws FatalError(kExitBadInput) with a message
 // that names the offending argument and says what was expected.
 Options parse_command_line(const std::vector<std::string> &arguments, const ProgramSpec &program);
+
+// Refuses (FatalError(kExitBadInput)) a --segment that does not cut n keys into whole arrays:
+// it must be at most n, and n a multiple of it. `what` names where n came from.
+void check_segment(std::uint64_t segment, std::uint64_t n, const std::string &what);
 
 // The --help text.
 std::string usage_text(const ProgramSpec &program);

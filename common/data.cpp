@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 
@@ -145,15 +146,24 @@ std::vector<int> generate_keys(Distribution distribution, std::size_t n, std::ui
   return keys;
 }
 
-std::uint64_t count_keys_in_file(const std::string &path) {
-  struct stat status;
-  if (stat(path.c_str(), &status) != 0) {
-    throw FatalError(kExitBadInput, system_error("cannot open input file", path));
-  }
+namespace {
+
+// What kind of file `path` names, following symbolic links, in words for a message.
+std::string kind_of_file(const struct stat &status) {
   if (S_ISDIR(status.st_mode)) {
-    throw FatalError(kExitBadInput, "input file '" + path + "' is a directory, not a file");
+    return "a directory";
   }
-  const std::uint64_t bytes = static_cast<std::uint64_t>(status.st_size);
+  if (S_ISBLK(status.st_mode)) {
+    return "a block device";
+  }
+  if (S_ISSOCK(status.st_mode)) {
+    return "a socket";
+  }
+  return "not a regular file";
+}
+
+// Refuses a byte count that cannot hold raw int32 keys a run can sort.
+void check_key_bytes(const std::string &path, std::uint64_t bytes) {
   if (bytes == 0) {
     throw FatalError(kExitBadInput, "input file '" + path + "' is empty: there is nothing to sort");
   }
@@ -167,70 +177,234 @@ std::uint64_t count_keys_in_file(const std::string &path) {
                      "input file '" + path + "' holds " + std::to_string(bytes / sizeof(int)) +
                          " keys, more than the 2^30 a run can sort");
   }
+}
+
+// stat() of an input file, refusing what cannot be read as a stream of keys.
+struct stat input_status(const std::string &path) {
+  struct stat status;
+  if (stat(path.c_str(), &status) != 0) {
+    throw FatalError(kExitBadInput, system_error("cannot open input file", path));
+  }
+  if (S_ISDIR(status.st_mode) || S_ISBLK(status.st_mode) || S_ISSOCK(status.st_mode)) {
+    throw FatalError(
+        kExitBadInput,
+        "input file '" + path + "' is " + kind_of_file(status) + ", not a file of keys");
+  }
+  return status;
+}
+
+// The folder part of a path ("." when there is none).
+std::string folder_of(const std::string &path) {
+  const std::size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) {
+    return ".";
+  }
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// path with every symbolic link followed, also when the last one names a file that does not
+// exist yet (the file --output will create). Relative link targets are relative to the link's
+// folder. Gives up after 40 links, like the kernel.
+std::string follow_links(std::string path) {
+  for (int links = 0; links < 40; ++links) {
+    struct stat status;
+    if (lstat(path.c_str(), &status) != 0 || !S_ISLNK(status.st_mode)) {
+      return path;
+    }
+    std::vector<char> target(static_cast<std::size_t>(status.st_size) + 256);
+    const ssize_t length = readlink(path.c_str(), target.data(), target.size() - 1);
+    if (length < 0) {
+      return path;
+    }
+    const std::string next(target.data(), static_cast<std::size_t>(length));
+    path = next[0] == '/' ? next : folder_of(path) + "/" + next;
+  }
+  throw FatalError(kExitBadInput, "cannot write output file '" + path + "': too many links");
+}
+
+// The temporary file of the OutputFile being written, for the signal handler: a fixed buffer,
+// because a handler may only call async-signal-safe functions (unlink, signal, raise).
+char temporary_for_signals[4096];
+
+void remove_temporary_and_stop(int signal_number) {
+  if (temporary_for_signals[0] != '\0') {
+    unlink(temporary_for_signals);
+  }
+  signal(signal_number, SIG_DFL);
+  raise(signal_number);
+}
+
+void track_temporary(const std::string &path) {
+  if (path.size() < sizeof temporary_for_signals) {
+    std::memcpy(temporary_for_signals, path.c_str(), path.size() + 1);
+    signal(SIGINT, remove_temporary_and_stop);
+    signal(SIGTERM, remove_temporary_and_stop);
+  }
+}
+
+void forget_temporary() {
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
+  temporary_for_signals[0] = '\0';
+}
+
+void write_all(int descriptor, const std::vector<int> &keys, const std::string &path) {
+  const char *bytes = reinterpret_cast<const char *>(keys.data());
+  std::size_t left = keys.size() * sizeof(int);
+  while (left > 0) {
+    const ssize_t written = write(descriptor, bytes, left);
+    if (written < 0 && errno == EINTR) {
+      continue;
+    }
+    if (written <= 0) {
+      throw FatalError(kExitBadInput, system_error("cannot write output file", path));
+    }
+    bytes += written;
+    left -= static_cast<std::size_t>(written);
+  }
+}
+
+}  // namespace
+
+std::uint64_t known_key_count(const std::string &path) {
+  const struct stat status = input_status(path);
+  if (!S_ISREG(status.st_mode) || status.st_size == 0) {
+    // A pipe or a terminal has no size, and the files of /proc claim 0 bytes: only reading
+    // tells how many keys there are.
+    return 0;
+  }
+  const std::uint64_t bytes = static_cast<std::uint64_t>(status.st_size);
+  check_key_bytes(path, bytes);
   return bytes / sizeof(int);
 }
 
 std::vector<int> read_keys_file(const std::string &path) {
-  const std::uint64_t count = count_keys_in_file(path);
+  input_status(path);
   std::FILE *file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) {
     throw FatalError(kExitBadInput, system_error("cannot open input file", path));
   }
-  std::vector<int> keys(count);
-  const std::size_t read = std::fread(keys.data(), sizeof(int), count, file);
+  // Read to the end, whatever the file claims its size is, but not past what a run can sort.
+  std::vector<char> bytes;
+  std::vector<char> chunk(1 << 20);
+  const std::uint64_t most = kMaxKeys * sizeof(int) + 1;
+  std::size_t got = 0;
+  while (bytes.size() < most && (got = std::fread(chunk.data(), 1, chunk.size(), file)) > 0) {
+    bytes.insert(bytes.end(), chunk.data(), chunk.data() + got);
+  }
   const bool failed = std::ferror(file) != 0;
   std::fclose(file);
-  if (failed || read != count) {
-    throw FatalError(kExitBadInput,
-                     "cannot read input file '" + path + "': got " + std::to_string(read) + " of " +
-                         std::to_string(count) + " keys");
+  if (failed) {
+    throw FatalError(kExitBadInput, system_error("cannot read input file", path));
   }
+  check_key_bytes(path, bytes.size());
+  std::vector<int> keys(bytes.size() / sizeof(int));
+  std::memcpy(keys.data(), bytes.data(), bytes.size());
   return keys;
 }
 
 OutputFile::OutputFile(const std::string &path) : path_(path) {
-  // mkstemp needs a writable buffer ending in XXXXXX; the file lands in the target's directory,
-  // so the final rename() stays on one file system and replaces the target in one step.
-  std::string pattern = path + ".tmp-XXXXXX";
+  const std::string refused = "cannot write output file '" + path + "': ";
+  struct stat status;
+  if (stat(path.c_str(), &status) == 0) {
+    if (S_ISCHR(status.st_mode) || S_ISFIFO(status.st_mode)) {
+      // Written through at commit(); opening a fifo now would wait for its reader.
+      if (access(path.c_str(), W_OK) != 0) {
+        throw FatalError(kExitBadInput, refused + std::strerror(errno));
+      }
+      stream_ = true;
+      target_ = path;
+      return;
+    }
+    if (!S_ISREG(status.st_mode)) {
+      throw FatalError(kExitBadInput, refused + "it is " + kind_of_file(status));
+    }
+    if (access(path.c_str(), W_OK) != 0) {
+      throw FatalError(kExitBadInput, refused + "the file is not writable");
+    }
+  } else if (errno != ENOENT) {
+    throw FatalError(kExitBadInput, refused + std::strerror(errno));
+  }
+  // A regular file, or a new one: replaced (or created) in one step by renaming a temporary file
+  // of the same folder onto it. The folder is the target's, after following links.
+  target_ = follow_links(path);
+  const std::string folder = folder_of(target_);
+  struct stat folder_status;
+  if (stat(folder.c_str(), &folder_status) != 0 || !S_ISDIR(folder_status.st_mode)) {
+    throw FatalError(kExitBadInput, refused + "folder '" + folder + "' does not exist");
+  }
+  if (access(folder.c_str(), W_OK | X_OK) != 0) {
+    throw FatalError(kExitBadInput, refused + "folder '" + folder + "' is not writable");
+  }
+  // A short name, so that a long valid file name cannot become too long with a suffix.
+  std::string pattern = folder + "/.sorted-keys-XXXXXX";
   std::vector<char> name(pattern.begin(), pattern.end());
   name.push_back('\0');
   descriptor_ = mkstemp(name.data());
   if (descriptor_ < 0) {
-    throw FatalError(kExitBadInput, system_error("cannot write output file", path));
+    throw FatalError(kExitBadInput, refused + std::strerror(errno));
   }
   temporary_path_ = name.data();
-  fchmod(descriptor_, 0644);
+  track_temporary(temporary_path_);
+  // mkstemp makes the file 0600; give it the target's permissions (and owner, where allowed),
+  // or those of a new file.
+  if (stat(target_.c_str(), &status) == 0) {
+    fchmod(descriptor_, status.st_mode & 07777);
+    if (fchown(descriptor_, status.st_uid, status.st_gid) != 0) {
+      // Only the owner's own group or root may change it: keep ours.
+    }
+  } else {
+    const mode_t mask = umask(0);
+    umask(mask);
+    fchmod(descriptor_, 0666 & ~mask);
+  }
 }
 
 OutputFile::~OutputFile() {
   if (descriptor_ >= 0) {
     close(descriptor_);
     unlink(temporary_path_.c_str());
+    forget_temporary();
   }
 }
 
 void OutputFile::commit(const std::vector<int> &keys) {
-  const char *bytes = reinterpret_cast<const char *>(keys.data());
-  std::size_t left = keys.size() * sizeof(int);
-  while (left > 0) {
-    const ssize_t written = write(descriptor_, bytes, left);
-    if (written < 0 && errno == EINTR) {
-      continue;
-    }
-    if (written <= 0) {
+  if (stream_) {
+    const int descriptor = open(target_.c_str(), O_WRONLY);
+    if (descriptor < 0) {
       throw FatalError(kExitBadInput, system_error("cannot write output file", path_));
     }
-    bytes += written;
-    left -= static_cast<std::size_t>(written);
+    write_all(descriptor, keys, path_);
+    close(descriptor);
+    return;
   }
-  if (fsync(descriptor_) != 0 || close(descriptor_) != 0) {
-    descriptor_ = -1;
-    unlink(temporary_path_.c_str());
-    throw FatalError(kExitBadInput, system_error("cannot write output file", path_));
-  }
+  const int descriptor = descriptor_;
   descriptor_ = -1;
-  if (std::rename(temporary_path_.c_str(), path_.c_str()) != 0) {
+  bool closed = false;
+  try {
+    write_all(descriptor, keys, path_);
+    const bool synced = fsync(descriptor) == 0;
+    closed = true;
+    if (close(descriptor) != 0 || !synced) {
+      throw FatalError(kExitBadInput, system_error("cannot write output file", path_));
+    }
+    // The one step that replaces the target: before it the old file is whole, after it the new.
+    if (std::rename(temporary_path_.c_str(), target_.c_str()) != 0) {
+      throw FatalError(kExitBadInput, system_error("cannot write output file", path_));
+    }
+  } catch (const FatalError &) {
+    if (!closed) {
+      close(descriptor);
+    }
     unlink(temporary_path_.c_str());
-    throw FatalError(kExitBadInput, system_error("cannot write output file", path_));
+    forget_temporary();
+    throw;
   }
+  forget_temporary();
+}
+
+bool OutputFile::is_same_file_as(const std::string &path) const {
+  struct stat mine, theirs;
+  return stat(target_.c_str(), &mine) == 0 && stat(path.c_str(), &theirs) == 0 &&
+      mine.st_dev == theirs.st_dev && mine.st_ino == theirs.st_ino;
 }

@@ -32,16 +32,27 @@ bool parse_distribution(const std::string &name, Distribution *distribution);
 //   extremes    INT_MIN, INT_MIN + 1, -1, 0, 1, INT_MAX - 1 and INT_MAX at random
 std::vector<int> generate_keys(Distribution distribution, std::size_t n, std::uint64_t seed);
 
-// The number of int32 keys in a raw file, after checking that it can be opened and that its
-// size is a positive multiple of 4. Throws FatalError(kExitBadInput) with the reason otherwise.
-std::uint64_t count_keys_in_file(const std::string &path);
-// The keys of a raw little-endian int32 file (the same checks first).
+// The number of int32 keys in a raw key file when its size is known before reading it (a regular
+// file with a size), after checking that it is a positive multiple of 4 and not more than a run
+// can sort; 0 when only reading tells (a pipe, a terminal, a /proc file). Throws
+// FatalError(kExitBadInput) with the reason when the file cannot be a key file (missing, a
+// directory, a socket, a block device, a bad size).
+std::uint64_t known_key_count(const std::string &path);
+// The keys of a raw little-endian int32 file: a regular file, or anything that can be read to its
+// end (a pipe, /dev/stdin, a /proc file). The same checks as known_key_count, on what was read.
 std::vector<int> read_keys_file(const std::string &path);
 
-// An output file that is written completely or not at all. The constructor creates a temporary
-// file next to the target (so a path that cannot be written fails at once, before any sorting);
-// commit() writes the keys and renames the temporary file onto the target in one step. If commit()
-// is never reached, the destructor removes the temporary file and the target is left untouched.
+// Where the sorted keys go (--output). Nothing is ever half-written or clobbered:
+//   - a regular file is replaced in one step: the keys go to a temporary file in the same
+//     folder, which then takes the file's name (rename); the file keeps its permissions;
+//   - a symbolic link is followed: the file it names is written, and the link stays a link;
+//   - a character device (/dev/null) or a fifo is written through, never replaced;
+//   - a new file is created with the usual permissions (0666 less the umask);
+//   - a directory, a block device, a socket, a missing or unwritable folder and a read-only
+//     file are refused with FatalError(kExitBadInput) when the OutputFile is made, before any
+//     sorting.
+// If commit() is never reached, or the program is stopped by SIGINT or SIGTERM, the temporary
+// file is removed and the target is left as it was.
 class OutputFile {
  public:
   explicit OutputFile(const std::string &path);
@@ -49,9 +60,15 @@ class OutputFile {
   OutputFile(const OutputFile &) = delete;
   OutputFile &operator=(const OutputFile &) = delete;
   void commit(const std::vector<int> &keys);
+  // Whether this output is the file at `path` (the same file, by device and inode).
+  bool is_same_file_as(const std::string &path) const;
 
  private:
   std::string path_;
+  // The file that is written: path_ with every symbolic link followed.
+  std::string target_;
+  // A character device or fifo, written through instead of replaced.
+  bool stream_ = false;
   std::string temporary_path_;
   int descriptor_ = -1;
 };

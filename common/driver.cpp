@@ -2,6 +2,7 @@
 #include "driver.h"
 
 #include <chrono>
+#include <cstdint>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -18,7 +19,8 @@
 
 namespace {
 
-TimedRun time_host_sort(HostSort sort, const std::vector<int> &input, bool ascending, int reps) {
+TimedRun time_host_sort(const HostSort &sort, const std::vector<int> &input, std::size_t segment,
+                        bool ascending, int reps) {
   // No warm-up: a host sort has no module to load, and at the sizes that matter its data does
   // not stay in the caches between runs anyway.
   TimedRun run;
@@ -27,7 +29,7 @@ TimedRun time_host_sort(HostSort sort, const std::vector<int> &input, bool ascen
   for (int rep = 0; rep < reps; ++rep) {
     run.output = input;
     const auto start = std::chrono::steady_clock::now();
-    sort(run.output, ascending);
+    sort(run.output, segment, ascending);
     const auto stop = std::chrono::steady_clock::now();
     times.push_back(std::chrono::duration<double, std::milli>(stop - start).count());
   }
@@ -52,7 +54,7 @@ Report describe_run(const Algorithm &algorithm, const TimedRun &run, const Optio
                     const DeviceInfo &device, std::uint64_t n, bool from_file) {
   Report report;
   report.program = algorithm.name;
-  if (algorithm.device_sort != nullptr) {
+  if (algorithm.device_sort) {
     report.device = device.name;
     report.compute_capability = device.compute_capability;
     report.cuda_runtime = device.runtime_version;
@@ -65,6 +67,7 @@ Report describe_run(const Algorithm &algorithm, const TimedRun &run, const Optio
   report.ascending = options.ascending;
   report.distribution = from_file ? "file" : distribution_name(options.distribution);
   report.seed = options.seed;
+  report.segment = options.segment;
   if (algorithm.launches_are_passes) {
     report.launches = static_cast<long long>(run.launches);
     report.passes = report.launches;
@@ -100,22 +103,36 @@ void print_report(const Options &options, const Report &report, bool first) {
 
 }  // namespace
 
-Algorithm stage_algorithm(const std::string &name, DeviceSort sort) {
+Algorithm stage_algorithm(const std::string &name, void (*sort)(int *, unsigned, bool)) {
   Algorithm algorithm;
   algorithm.name = name;
-  algorithm.device_sort = sort;
+  algorithm.device_sort = [sort](int *keys, unsigned n, unsigned, bool ascending) {
+    sort(keys, n, ascending);
+  };
   algorithm.pads_to_power_of_two = true;
   algorithm.launches_are_passes = true;
   return algorithm;
 }
 
+Algorithm segmented_stage_algorithm(const std::string &name,
+                                    void (*sort_segments)(int *, unsigned, unsigned, bool)) {
+  Algorithm algorithm;
+  algorithm.name = name;
+  algorithm.device_sort = sort_segments;
+  algorithm.pads_to_power_of_two = true;
+  algorithm.launches_are_passes = true;
+  algorithm.sorts_segments = true;
+  return algorithm;
+}
+
 int run_program(int argc, char **argv, const std::string &program_name,
                 const std::vector<Algorithm> &algorithms) {
-  ProgramSpec program{program_name, {}};
-  if (algorithms.size() > 1) {
-    for (const Algorithm &algorithm : algorithms) {
+  ProgramSpec program{program_name, {}, false};
+  for (const Algorithm &algorithm : algorithms) {
+    if (algorithms.size() > 1) {
       program.algorithms.push_back(algorithm.name);
     }
+    program.segments = program.segments || algorithm.sorts_segments;
   }
   try {
     const Options options =
@@ -126,46 +143,71 @@ int run_program(int argc, char **argv, const std::string &program_name,
     }
     std::vector<const Algorithm *> chosen;
     for (const Algorithm &algorithm : algorithms) {
-      if (options.algorithm.empty() || options.algorithm == algorithm.name) {
+      const bool named = options.algorithm.empty() || options.algorithm == algorithm.name;
+      if (named && options.segment != 0 && !algorithm.sorts_segments) {
+        if (!options.algorithm.empty()) {
+          throw FatalError(
+              kExitBadInput,
+              "--segment: " + algorithm.name + " sorts whole arrays only (see --help)");
+        }
+      } else if (named) {
         chosen.push_back(&algorithm);
       }
     }
     if (!options.output_path.empty() && chosen.size() > 1) {
       throw FatalError(kExitBadInput, "--output keeps the keys of one sort: add --algo NAME");
     }
-    // Created now, so that an unwritable path fails before any work is done.
+    // Made now, so that an output that cannot be written fails before any work is done.
     std::unique_ptr<OutputFile> output;
     if (!options.output_path.empty()) {
       output = std::make_unique<OutputFile>(options.output_path);
     }
 
     const bool from_file = !options.input_path.empty();
-    const std::uint64_t n = from_file ? count_keys_in_file(options.input_path) : options.n;
+    if (from_file && output && output->is_same_file_as(options.input_path)) {
+      throw FatalError(kExitBadInput,
+                       "--output names the same file as --input; write the result to another file");
+    }
     // The input, the expected result, the output, and the pinned input and output buffers.
-    require_host_memory(5 * n * sizeof(int), std::to_string(n) + " keys on the host");
-    const std::vector<int> input = from_file ? read_keys_file(options.input_path)
-                                             : generate_keys(options.distribution, n, options.seed);
+    const std::uint64_t host_bytes_per_key = 5 * sizeof(int);
+    const std::uint64_t known = from_file ? known_key_count(options.input_path) : options.n;
+    if (known != 0) {
+      require_host_memory(known * host_bytes_per_key, std::to_string(known) + " keys on the host");
+    }
+    const std::vector<int> input = from_file
+        ? read_keys_file(options.input_path)
+        : generate_keys(options.distribution, options.n, options.seed);
+    const std::uint64_t n = input.size();
+    if (known == 0) {
+      require_host_memory(n * host_bytes_per_key, std::to_string(n) + " keys on the host");
+    }
+    if (from_file && options.segment != 0) {
+      check_segment(options.segment, n, "the number of keys in '" + options.input_path + "'");
+    }
 
     DeviceInfo device;
     bool uses_device = false;
     for (const Algorithm *algorithm : chosen) {
-      uses_device = uses_device || algorithm->device_sort != nullptr;
+      uses_device = uses_device || static_cast<bool>(algorithm->device_sort);
     }
     if (uses_device) {
       device = select_device(options.device);
     }
     std::vector<int> expected;
     if (options.validate) {
-      expected = std_sorted_copy(input, options.ascending);
+      expected = options.segment == 0
+          ? std_sorted_copy(input, options.ascending)
+          : std_sorted_segments_copy(input, options.segment, options.ascending);
     }
 
     ExitCode status = kExitSuccess;
     bool first = true;
     for (const Algorithm *algorithm : chosen) {
-      const TimedRun run = algorithm->device_sort != nullptr
+      const TimedRun run = algorithm->device_sort
           ? time_device_sort(algorithm->device_sort, algorithm->pads_to_power_of_two, input,
-                             options.ascending, 1, options.reps)
-          : time_host_sort(algorithm->host_sort, input, options.ascending, options.reps);
+                             options.segment, options.ascending, 1, options.reps)
+          : time_host_sort(algorithm->host_sort, input, options.segment == 0 ? n : options.segment,
+                           options.ascending, options.reps);
       Report report = describe_run(*algorithm, run, options, device, n, from_file);
       report.validation = "skipped";
       bool passed = true;
@@ -177,7 +219,8 @@ int run_program(int argc, char **argv, const std::string &program_name,
         if (!passed) {
           std::cerr << program_name << ": validation failed for " << algorithm->name << ": "
                     << describe_mismatches(validation, n,
-                                           algorithm->is_copy ? "the input" : "std::sort")
+                                           algorithm->is_copy ? "the input" : "std::sort",
+                                           options.segment)
                     << "\n";
           status = kExitValidationFailed;
         }

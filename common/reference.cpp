@@ -44,6 +44,14 @@ void reference_bitonic_sort(std::vector<int> &keys, bool ascending) {
   }
 }
 
+void reference_bitonic_sort_segments(std::vector<int> &keys, std::size_t segment, bool ascending) {
+  for (std::size_t start = 0; start < keys.size(); start += segment) {
+    std::vector<int> array(keys.begin() + start, keys.begin() + start + segment);
+    reference_bitonic_sort(array, ascending);
+    std::copy(array.begin(), array.end(), keys.begin() + start);
+  }
+}
+
 namespace {
 
 template <typename Before>
@@ -103,6 +111,35 @@ std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending) {
     parallel_sort(sorted, std::less<int>());
   } else {
     parallel_sort(sorted, std::greater<int>());
+  }
+  return sorted;
+}
+
+std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
+                                          bool ascending) {
+  std::vector<int> sorted(keys);
+  const std::size_t arrays = keys.size() / segment;
+  // Each thread sorts a contiguous share of the arrays.
+  const unsigned threads = keys.size() >= (std::size_t{1} << 20)
+      ? std::min(16u, std::thread::hardware_concurrency())
+      : 1;
+  std::vector<std::thread> workers;
+  for (unsigned worker = 0; worker < std::max(1u, threads); ++worker) {
+    workers.emplace_back([&, worker] {
+      const std::size_t first = arrays * worker / std::max(1u, threads);
+      const std::size_t last = arrays * (worker + 1) / std::max(1u, threads);
+      for (std::size_t array = first; array < last; ++array) {
+        const auto begin = sorted.begin() + array * segment;
+        if (ascending) {
+          std::sort(begin, begin + segment);
+        } else {
+          std::sort(begin, begin + segment, std::greater<int>());
+        }
+      }
+    });
+  }
+  for (std::thread &worker : workers) {
+    worker.join();
   }
   return sorted;
 }

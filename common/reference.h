@@ -28,7 +28,16 @@ std::vector<Comparator> network_step_comparators(std::uint32_t n, std::uint32_t 
 // Runs the whole network on keys; keys.size() must be a power of two.
 void reference_bitonic_sort(std::vector<int> &keys, bool ascending);
 
+// Runs the network of `segment` keys on every array of `segment` consecutive keys, each on its
+// own (segment a power of two that divides keys.size()): the yardstick of v7_batched.
+void reference_bitonic_sort_segments(std::vector<int> &keys, std::size_t segment, bool ascending);
+
 // What std::sort makes of keys (with std::greater for descending). Large inputs are cut into
 // pieces that std::sort handles on several threads, then merged with std::merge: the same
 // result, a few times sooner on a machine with many cores.
 std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending);
+
+// What std::sort makes of every array of `segment` consecutive keys, each sorted on its own
+// (keys.size() a multiple of segment), on several threads for large inputs.
+std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
+                                          bool ascending);

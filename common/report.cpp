@@ -85,6 +85,10 @@ void print_text(std::ostream &out, const Report &report) {
   }
   out << "\n"
       << "keys          " << size << ", " << keys << ", " << order << "\n";
+  if (report.segment != 0) {
+    out << "arrays        " << report.n / report.segment << " arrays of " << report.segment
+        << " keys, each sorted on its own\n";
+  }
   if (report.launches >= 0) {
     out << "launches      " << report.launches << " kernel launches per sort\n";
   }
@@ -102,15 +106,17 @@ void print_text(std::ostream &out, const Report &report) {
 }
 
 void print_csv_header(std::ostream &out) {
-  out << "program,device,compute_capability,n,padded_n,order,distribution,seed,launches,passes,"
-         "reps,sort_ms,total_ms,mkeys_per_s,effective_gb_s,validation,cuda_runtime,cuda_driver\n";
+  out << "program,device,compute_capability,n,padded_n,order,distribution,seed,segment,launches,"
+         "passes,reps,sort_ms,total_ms,mkeys_per_s,effective_gb_s,validation,cuda_runtime,"
+         "cuda_driver\n";
 }
 
 void print_csv(std::ostream &out, const Report &report) {
   out << csv_field(report.program) << ',' << csv_field(report.device) << ','
       << report.compute_capability << ',' << report.n << ',' << report.padded_n << ','
       << (report.ascending ? "asc" : "desc") << ',' << csv_field(report.distribution) << ','
-      << report.seed << ',' << (report.launches >= 0 ? std::to_string(report.launches) : "") << ','
+      << report.seed << ',' << report.segment << ','
+      << (report.launches >= 0 ? std::to_string(report.launches) : "") << ','
       << (report.passes >= 0 ? std::to_string(report.passes) : "") << ',' << report.reps << ','
       << fixed(report.sort_ms, 6) << ',' << fixed(report.total_ms, 6) << ','
       << fixed(mkeys_per_second(report), 3) << ','
@@ -128,6 +134,7 @@ void print_json(std::ostream &out, const Report &report) {
       << ", \"n\": " << report.n << ", \"padded_n\": " << report.padded_n
       << ", \"order\": " << json_string(report.ascending ? "asc" : "desc")
       << ", \"distribution\": " << json_string(report.distribution) << ", \"seed\": " << report.seed
+      << ", \"segment\": " << report.segment
       << ", \"launches\": " << (report.launches >= 0 ? std::to_string(report.launches) : "null")
       << ", \"passes\": " << (report.passes >= 0 ? std::to_string(report.passes) : "null")
       << ", \"reps\": " << report.reps << ", \"sort_ms\": " << fixed(report.sort_ms, 6)

@@ -15,6 +15,8 @@ struct Report {
   bool ascending = true;
   // A distribution name, or "file" when the keys came from --input.
   std::string distribution;
+  // Keys per separately sorted array (--segment); 0 when the whole input is one array.
+  std::uint64_t segment = 0;
   std::uint64_t seed = 0;
   // Kernel launches of one sort, counted as they happen; -1 when unknown (library calls).
   long long launches = -1;

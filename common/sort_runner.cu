@@ -33,11 +33,13 @@ void fill_padding(int *keys, std::uint64_t count, int value) {
 
 }  // namespace
 
-TimedRun time_device_sort(DeviceSort sort, bool pad_to_power_of_two, const std::vector<int> &input,
-                          bool ascending, int warmups, int reps) {
+TimedRun time_device_sort(const DeviceSort &sort, bool pad_to_power_of_two,
+                          const std::vector<int> &input, std::uint64_t segment, bool ascending,
+                          int warmups, int reps) {
   TimedRun run;
   const std::uint64_t n = input.size();
   run.padded_n = pad_to_power_of_two ? next_power_of_two(n) : n;
+  const unsigned array = static_cast<unsigned>(segment == 0 ? run.padded_n : segment);
   require_device_memory(run.padded_n * sizeof(int),
                         std::to_string(run.padded_n) + " keys on the device");
 
@@ -55,7 +57,7 @@ TimedRun time_device_sort(DeviceSort sort, bool pad_to_power_of_two, const std::
     fill_padding(keys.data() + n, run.padded_n - n, padding_value(ascending));
     sort_start.record();
     reset_launch_count();
-    sort(keys.data(), static_cast<unsigned>(run.padded_n), ascending);
+    sort(keys.data(), static_cast<unsigned>(run.padded_n), array, ascending);
     run.launches = launch_count();
     sort_end.record();
     CUDA_CHECK(

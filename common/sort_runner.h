@@ -9,10 +9,12 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
-// A sort of keys in device memory: the stage interface of stage.h, and the GPU baselines.
-using DeviceSort = void (*)(int *data, unsigned n, bool ascending);
+// A sort of n keys in device memory, in arrays of `segment` keys that are sorted separately
+// (segment == n: one array). The stages' bitonic_sort (stage.h) and the GPU baselines.
+using DeviceSort = std::function<void(int *keys, unsigned n, unsigned segment, bool ascending)>;
 
 struct TimedRun {
   std::vector<int> output;
@@ -23,10 +25,14 @@ struct TimedRun {
   double total_ms = 0;
 };
 
-// pad_to_power_of_two: sort next_power_of_two(n) keys, the extra ones set to padding_value().
-// The device memory is checked before it is allocated (FatalError kExitOutOfMemory).
-TimedRun time_device_sort(DeviceSort sort, bool pad_to_power_of_two, const std::vector<int> &input,
-                          bool ascending, int warmups, int reps);
+// pad_to_power_of_two: sort next_power_of_two(n) keys, the extra ones set to padding_value();
+// they come last in the requested order, so the first n keys are the result. `segment` is the
+// length of the arrays sorted separately, a power of two that divides n (then it divides the
+// padded length too, and the padding forms whole arrays of its own), or 0 for one array of all
+// the keys. The device memory is checked before it is allocated (FatalError kExitOutOfMemory).
+TimedRun time_device_sort(const DeviceSort &sort, bool pad_to_power_of_two,
+                          const std::vector<int> &input, std::uint64_t segment, bool ascending,
+                          int warmups, int reps);
 
 // The median (the mean of the middle two for an even count); values must not be empty.
 inline double median(std::vector<double> values) {

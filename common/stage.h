@@ -1,11 +1,40 @@
-// stage.h: the interface every stage implements, declared once.
+// stage.h: what a stage is, declared once. Everything a stage folder must provide is listed
+// here; README.md ("Writing your own stage") walks through it.
 //
-// Each stage's bitonic_sort.cu defines this function. It sorts n 32-bit signed integers that are
-// already in device memory, in place, ascending or descending. n must be a power of two from 1
-// to 2^30; the common driver pads any other length (padding.h). The function only launches
-// kernels: it allocates nothing, copies nothing between host and device, and returns without
-// waiting for the kernels to finish (the caller times them with CUDA events). Every launch is
-// checked and counted (cuda_check.h).
+// A stage folder (v0_naive, ..., or a copy of one under a new name) holds three files:
+//
+//   bitonic_sort.cu   defines bitonic_sort() below: the kernels and the host function that
+//                     launches them. Every launch is followed by CHECK_LAUNCH() (cuda_check.h),
+//                     which checks and counts it.
+//   bitonic_index.h   the stage's index helpers, __host__ __device__ (host_device.h) so that the
+//                     cpu tests call the very functions the kernels call. It must define
+//                       unsigned long long launches_per_sort(unsigned n)
+//                     the launches bitonic_sort makes for n keys (the gpu tests compare it with
+//                     the launches counted), and, for a stage with in-block kernels,
+//                       constexpr unsigned kTileSize = <a number>;
+//                     the keys one block owns, as a plain number: docs/generate.py reads it.
+//   meson.build       the same in every stage except two lists of test files in tests/:
+//                     stage_index_tests (cpu tests of bitonic_index.h) and stage_gpu_tests
+//                     (usually just gpu_sort_test.cpp). The folder name is the program's name.
+//
+// and one line in stages.txt, with a chapter in docs/ if it has one.
+//
+// Of common/, a stage's program uses: stage.h, cuda_check.h (CUDA_CHECK, CHECK_LAUNCH) and
+// host_device.h in its own files; stage_main.cpp as its main(), which hands it to the driver
+// (driver.h: command line, keys, padding, timing, validation, report). common/tools/ holds the
+// course's own tools (baselines, transfers, the tour and the measuring scripts); a stage needs
+// none of them.
 #pragma once
 
+// Sorts n 32-bit signed integers that are already in device memory, in place, ascending or
+// descending. n is a power of two from 1 to 2^30; the common driver pads any other length
+// (padding.h). The function only launches kernels: it allocates nothing, copies nothing between
+// host and device, and returns without waiting for the kernels to finish (the caller times them
+// with CUDA events).
 void bitonic_sort(int *keys, unsigned n, bool ascending);
+
+// Only for a stage that also sorts many arrays at once (v7_batched), whose meson.build builds
+// its program from stage_segments_main.cpp instead (the program then takes --segment L): sorts
+// the n / segment arrays of `segment` consecutive keys each, every one in the requested order.
+// segment is a power of two from 2 to n.
+void bitonic_sort_segments(int *keys, unsigned n, unsigned segment, bool ascending);

@@ -21,14 +21,18 @@ Validation compare_keys(const std::vector<int> &expected, const std::vector<int>
 }
 
 std::string describe_mismatches(const Validation &validation, std::uint64_t n,
-                                const std::string &reference_name) {
+                                const std::string &reference_name, std::uint64_t segment) {
   std::string text = std::to_string(validation.mismatches) + " of " + std::to_string(n) +
       " keys differ from " + reference_name;
   if (!validation.first.empty()) {
     text += "; first mismatches:";
     for (const Mismatch &mismatch : validation.first) {
-      text += " index " + std::to_string(mismatch.index) + ": expected " +
-          std::to_string(mismatch.expected) + ", found " + std::to_string(mismatch.found) + ";";
+      const std::string where = segment == 0 ? "index " + std::to_string(mismatch.index)
+                                             : "array " + std::to_string(mismatch.index / segment) +
+              ", index " + std::to_string(mismatch.index % segment) + " (key " +
+              std::to_string(mismatch.index) + ")";
+      text += " " + where + ": expected " + std::to_string(mismatch.expected) + ", found " +
+          std::to_string(mismatch.found) + ";";
     }
     text.pop_back();
   }

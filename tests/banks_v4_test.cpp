@@ -4,34 +4,19 @@
 // stores in a full block, and 1 (no conflict) for everything else.
 #include <doctest/doctest.h>
 
-#include "bank_model.h"
+#include "bank_pair_model.h"
 #include "bitonic_index.h"
 
-namespace {
-
-// v4's tile_slot, in the form the model takes.
-unsigned v4_slot(unsigned thread, unsigned k) {
-  return tile_slot(thread, k);
-}
-
-}  // namespace
-
-TEST_CASE("every thread moves two keys, and together the block moves its whole tile once") {
-  for (unsigned block_threads = 1; block_threads <= kTileSize / 2; block_threads *= 2) {
-    INFO("block of " << block_threads << " threads");
-    CHECK(moves_whole_tile_once(block_threads, v4_slot));
-  }
-}
-
 TEST_CASE("v4's tile loads and stores are 2-way bank conflicts in every full warp") {
-  CHECK(worst_ways_of_tile_moves(kTileSize / 2, v4_slot) == 2);
-  CHECK(worst_ways_of_tile_moves(32, v4_slot) == 2);
+  CHECK(worst_ways_of_tile_moves(kTileSize / kKeysPerThread) == 2);
+  CHECK(worst_ways_of_tile_moves(32) == 2);
   // A block of 16 threads touches 32 words, one per bank: a tile this small has no conflict.
-  CHECK(worst_ways_of_tile_moves(16, v4_slot) == 1);
+  CHECK(worst_ways_of_tile_moves(16) == 1);
 }
 
 TEST_CASE("the compare steps and the register phase are conflict-free") {
-  for (unsigned block_threads = 1; block_threads <= kTileSize / 2; block_threads *= 2) {
+  for (unsigned block_threads = 1; block_threads <= kTileSize / kKeysPerThread;
+       block_threads *= 2) {
     INFO("block of " << block_threads << " threads");
     CHECK(worst_ways_of_compare_steps(block_threads) == 1);
     CHECK(worst_ways_of_register_phase(block_threads) == 1);

@@ -26,7 +26,7 @@ if not major or major.group(1) != "14":
     sys.exit(77)
 
 sources = sorted(
-    path for pattern in ("*/*.cu", "*/*.h", "*/*.cpp")
+    path for pattern in ("*/*.cu", "*/*.h", "*/*.cpp", "*/*/*.cu", "*/*/*.h", "*/*/*.cpp")
     for path in glob.glob(os.path.join(root, pattern))
     if not os.path.relpath(path, root).startswith(("build", ".")))
 result = subprocess.run([clang_format, "--dry-run", "--Werror", *sources],

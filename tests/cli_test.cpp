@@ -10,8 +10,9 @@
 
 namespace {
 
-const ProgramSpec kStage{"v0_naive", {}};
-const ProgramSpec kBaselines{"baselines", {"std_sort", "cub_radix"}};
+const ProgramSpec kStage{"v0_naive", {}, false};
+const ProgramSpec kBatched{"v7_batched", {}, true};
+const ProgramSpec kBaselines{"baselines", {"std_sort", "cub_radix"}, true};
 
 Options parse(const std::vector<std::string> &arguments, const ProgramSpec &program = kStage) {
   return parse_command_line(arguments, program);
@@ -147,6 +148,28 @@ TEST_CASE("options that contradict each other are refused") {
   CHECK(contains(refusal({"-n", "5", "--input", "a.bin"}), "--input takes the number of keys"));
   CHECK(contains(refusal({"--csv", "--json"}), "--csv and --json both choose the output format"));
   CHECK(contains(refusal({"--input", "a.bin", "--output", "a.bin"}), "--output names the --input"));
+}
+
+TEST_CASE("--segment: a power of two that cuts the keys into whole arrays") {
+  CHECK(parse({"--segment", "256"}, kBatched).segment == 256);
+  CHECK(parse({"--segment=2", "--log2", "1"}, kBatched).segment == 2);
+  CHECK(parse({"-n", "3072", "--segment", "1024"}, kBatched).segment == 1024);
+  CHECK(parse({"--log2", "20", "--segment", "1048576"}, kBatched).segment == (1u << 20));
+  CHECK(parse({}, kBatched).segment == 0);
+  CHECK(contains(refusal({"--segment", "1000"}, kBatched),
+                 "--segment expects a power of two (2, 4, 8, ...), got 1000"));
+  CHECK(contains(refusal({"--segment", "1"}, kBatched),
+                 "--segment expects a whole number from 2 to 1073741824, got 1"));
+  CHECK(contains(refusal({"--segment", "-4"}, kBatched), "got '-4'"));
+  CHECK(contains(refusal({"--log2", "10", "--segment", "2048"}, kBatched),
+                 "--segment 2048 must divide the number of keys into whole arrays, but n is 1024"));
+  CHECK(contains(refusal({"-n", "1000", "--segment", "16"}, kBatched), "but n is 1000"));
+  // With --input the file's length decides, and the driver checks it after reading.
+  CHECK(parse({"--input", "a.bin", "--segment", "16"}, kBatched).segment == 16);
+  // Only programs that sort many arrays take it.
+  CHECK(contains(refusal({"--segment", "16"}), "unknown option '--segment'"));
+  CHECK(contains(usage_text(kBatched), "--segment L"));
+  CHECK_FALSE(contains(usage_text(kStage), "--segment"));
 }
 
 TEST_CASE("every refusal points to --help") {

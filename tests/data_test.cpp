@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <dirent.h>
@@ -11,6 +12,7 @@
 #include <fstream>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "data.h"
 #include "errors.h"
@@ -140,7 +142,7 @@ TEST_CASE("keys written to a file are read back unchanged") {
   const std::string path = directory.path("keys.bin");
   const std::vector<int> keys = generate_keys(Distribution::kExtremes, 1000, 9);
   OutputFile(path).commit(keys);
-  CHECK(count_keys_in_file(path) == 1000);
+  CHECK(known_key_count(path) == 1000);
   CHECK(read_keys_file(path) == keys);
   // Little-endian int32 on disk: -1 is four 0xff bytes, 1 is 01 00 00 00.
   OutputFile(path).commit({1, -1});
@@ -169,17 +171,65 @@ TEST_CASE("an input file without read permission" *
   CHECK(contains(refusal(path), "Permission denied"));
 }
 
+TEST_CASE("an input that has no size until it is read: a fifo, a /proc file") {
+  TemporaryDirectory directory;
+  const std::string fifo = directory.path("keys.fifo");
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK(known_key_count(fifo) == 0);
+  // A writer on another thread: opening a fifo waits for the other end.
+  std::thread writer(
+      [&] { write_bytes(fifo, std::string("\x03\x00\x00\x00\x01\x00\x00\x00", 8)); });
+  CHECK(read_keys_file(fifo) == std::vector<int>{3, 1});
+  writer.join();
+  std::thread empty_writer([&] { write_bytes(fifo, ""); });
+  CHECK(contains(refusal(fifo), "is empty: there is nothing to sort"));
+  empty_writer.join();
+  // /proc files claim 0 bytes but have content: their true length decides.
+  CHECK(known_key_count("/proc/self/cmdline") == 0);
+  const std::string message = [] {
+    try {
+      read_keys_file("/proc/self/cmdline");
+    } catch (const FatalError &error) {
+      return std::string(error.what());
+    }
+    return std::string("read");
+  }();
+  CHECK_FALSE(contains(message, "is empty"));
+}
+
+namespace {
+
+std::string output_refusal(const std::string &path) {
+  try {
+    OutputFile file(path);
+  } catch (const FatalError &error) {
+    CHECK(error.exit_code() == kExitBadInput);
+    return error.what();
+  }
+  FAIL("the output was accepted");
+  return "";
+}
+
+mode_t mode_of(const std::string &path) {
+  struct stat status;
+  stat(path.c_str(), &status);
+  return status.st_mode;
+}
+
+bool is_link(const std::string &path) {
+  struct stat status;
+  return lstat(path.c_str(), &status) == 0 && S_ISLNK(status.st_mode);
+}
+
+}  // namespace
+
 TEST_CASE("an output file is written completely or not at all") {
   TemporaryDirectory directory;
   const std::string path = directory.path("out.bin");
-  SUBCASE("an unwritable path fails at once") {
-    try {
-      OutputFile file(directory.path("no/such/folder/out.bin"));
-      FAIL("the path was accepted");
-    } catch (const FatalError &error) {
-      CHECK(error.exit_code() == kExitBadInput);
-      CHECK(contains(error.what(), "cannot write output file"));
-    }
+  SUBCASE("a missing folder, a directory and a read-only file are refused at once") {
+    CHECK(contains(output_refusal(directory.path("no/such/folder/out.bin")),
+                   "folder '" + directory.path("no/such/folder") + "' does not exist"));
+    CHECK(contains(output_refusal(directory.path("")), "it is a directory"));
   }
   SUBCASE("without commit, nothing is left behind and an old file stays as it was") {
     write_bytes(path, "old!");
@@ -190,13 +240,70 @@ TEST_CASE("an output file is written completely or not at all") {
     CHECK(directory.files() == std::vector<std::string>{"out.bin"});
     CHECK(read_keys_file(path).size() == 1);
   }
-  SUBCASE("commit replaces the target in one step and leaves no temporary file") {
+  SUBCASE("commit replaces the target in one step, keeps its permissions, leaves no other file") {
     write_bytes(path, "old!");
+    chmod(path.c_str(), 0640);
     OutputFile file(path);
     file.commit({1, 2, 3});
     CHECK(directory.files() == std::vector<std::string>{"out.bin"});
     CHECK(read_keys_file(path) == std::vector<int>{1, 2, 3});
+    CHECK((mode_of(path) & 07777) == 0640);
   }
+  SUBCASE("a new file gets the usual permissions, 0666 less the umask") {
+    const mode_t mask = umask(022);
+    OutputFile(path).commit({4});
+    umask(mask);
+    CHECK((mode_of(path) & 07777) == 0644);
+  }
+  SUBCASE("a symbolic link is followed and stays a link, also when its file does not exist yet") {
+    write_bytes(directory.path("real.bin"), "old!");
+    REQUIRE(symlink("real.bin", path.c_str()) == 0);
+    OutputFile(path).commit({5, 6});
+    CHECK(is_link(path));
+    CHECK(read_keys_file(directory.path("real.bin")) == std::vector<int>{5, 6});
+    REQUIRE(symlink("later.bin", directory.path("dangling.bin").c_str()) == 0);
+    OutputFile(directory.path("dangling.bin")).commit({7});
+    CHECK(is_link(directory.path("dangling.bin")));
+    CHECK(read_keys_file(directory.path("later.bin")) == std::vector<int>{7});
+  }
+  SUBCASE("a fifo is written through, and stays a fifo") {
+    const std::string fifo = directory.path("out.fifo");
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    std::vector<int> received;
+    std::thread reader([&] { received = read_keys_file(fifo); });
+    OutputFile(fifo).commit({8, 9});
+    reader.join();
+    CHECK(received == std::vector<int>{8, 9});
+    CHECK(S_ISFIFO(mode_of(fifo)));
+  }
+  SUBCASE("a character device is written through, never replaced") {
+    // As root, a device of our own (the one /dev/null is); anyone may write /dev/null itself.
+    std::string device = "/dev/null";
+    if (geteuid() == 0 &&
+        mknod(directory.path("null").c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+      device = directory.path("null");
+    }
+    OutputFile(device).commit({10, 11});
+    CHECK(S_ISCHR(mode_of(device)));
+  }
+  SUBCASE("a valid name as long as the file system allows is not made too long") {
+    const std::string long_path = directory.path(std::string(255, 'k'));
+    OutputFile(long_path).commit({12});
+    CHECK(read_keys_file(long_path) == std::vector<int>{12});
+  }
+}
+
+TEST_CASE("outputs that cannot be written without root's rights are refused at once" *
+          doctest::skip(geteuid() == 0 /* root may write anywhere */)) {
+  TemporaryDirectory directory;
+  const std::string path = directory.path("out.bin");
+  write_bytes(path, "old!");
+  chmod(path.c_str(), 0444);
+  CHECK(contains(output_refusal(path), "the file is not writable"));
+  chmod(path.c_str(), 0644);
+  mkdir(directory.path("locked").c_str(), 0555);
+  CHECK(contains(output_refusal(directory.path("locked/out.bin")), "is not writable"));
+  rmdir(directory.path("locked").c_str());
 }
 
 TEST_CASE("host memory is checked before allocating, and a refusal names the sizes") {

@@ -72,6 +72,19 @@ with tempfile.TemporaryDirectory() as folder:
     help_run = run("--help")
     if help_run.returncode != 0 or "usage: " + name not in help_run.stdout:
         failures.append("--help: expected exit 0 and the usage text")
+    # Programs that sort many arrays at once (--segment L, v7_batched).
+    segments = "--segment L" in help_run.stdout
+    seven = os.path.join(folder, "seven.bin")
+    with open(seven, "wb") as file:
+        file.write(struct.pack("<7i", *range(7)))
+    if segments:
+        expect(["--segment", "1000"], 2, "--segment expects a power of two")
+        expect(["--segment", "1"], 2, "--segment expects a whole number from 2")
+        expect(["--log2", "10", "--segment", "2048"], 2, "must divide the number of keys")
+        expect(["-n", "1000", "--segment", "16"], 2, "but n is 1000")
+        expect(["--input", seven, "--segment", "4"], 2, "the number of keys in")
+    else:
+        expect(["--segment", "16"], 2, "unknown option '--segment'")
 
     keys = [5, -1, 2147483647, -2147483648, 0, 5, 3]
     source = os.path.join(folder, "keys.bin")
@@ -95,10 +108,24 @@ with tempfile.TemporaryDirectory() as folder:
         if record["validation"] != "pass" or record["n"] != 256:
             failures.append(f"--json: {record}")
         expect(["--device", "1023", "--log2", "4"], 3, "does not exist")
+        if segments:
+            result = run("--log2", "12", "--segment", "256", "--order", "desc", "--reps", "1")
+            if result.returncode != 0 or "validation    pass" not in result.stdout:
+                failures.append(f"--segment 256: exit {result.returncode}, {result.stdout!r}")
+            arrays = [7, 3, -2, 9, 2147483647, -2147483648, 0, 1]
+            with open(source, "wb") as file:
+                file.write(struct.pack(f"<{len(arrays)}i", *arrays))
+            result = run("--input", source, "--output", output, "--segment", "4", "--reps", "1")
+            with open(output, "rb") as file:
+                written = list(struct.unpack(f"<{len(arrays)}i", file.read()))
+            if result.returncode != 0 or written != sorted(arrays[:4]) + sorted(arrays[4:]):
+                failures.append(f"--input/--output --segment 4: exit {result.returncode}, "
+                                f"wrote {written}")
     else:
         expect(["--log2", "10", "--output", output], 3, "no usable CUDA device")
-        if any(entry.startswith("sorted.bin") for entry in os.listdir(folder)):
-            failures.append(f"a failed run left files behind: {os.listdir(folder)}")
+        left = [entry for entry in os.listdir(folder) if entry.startswith(("sorted.bin", "."))]
+        if left:
+            failures.append(f"a failed run left files behind: {left}")
 
 for failure in failures:
     print("FAIL", failure)

@@ -25,7 +25,10 @@ void check_sort(std::uint64_t n, Distribution distribution, bool ascending) {
   const std::vector<int> input =
       generate_keys(distribution, n, n * 31 + static_cast<std::uint64_t>(distribution));
   // No warm-up and one run: the tests check results, the programs measure time.
-  const TimedRun run = time_device_sort(bitonic_sort, true, input, ascending, 0, 1);
+  const DeviceSort sort = [](int *keys, unsigned count, unsigned, bool up) {
+    bitonic_sort(keys, count, up);
+  };
+  const TimedRun run = time_device_sort(sort, true, input, 0, ascending, 0, 1);
   const Validation validation = compare_keys(std_sorted_copy(input, ascending), run.output);
   INFO("n = " << n << ", " << distribution_name(distribution) << ", "
               << (ascending ? "ascending" : "descending"));

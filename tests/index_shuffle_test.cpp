@@ -1,5 +1,5 @@
-// cpu suite, stages with a register phase (v3_warp .. v5_bank_free): the lane mask, and the
-// direction rule of the register exchange (keeps_smaller) against the reference network.
+// cpu suite, stages with a register phase (v3_warp on): the lane mask, and the direction rule
+// of the register exchange (keeps_smaller) against the reference network.
 //
 // In the register phase both positions of a pair see both keys and each keeps one. That is the
 // reference comparator exactly when the lower position keeps the smaller key of an ascending

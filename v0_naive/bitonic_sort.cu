@@ -1,18 +1,25 @@
 // v0_naive: bitonic sort with one kernel launch per compare step, in global memory.
 //
-// What this stage does
+// What this program does
+//   Sorts n 32-bit integers in device memory with the bitonic sorting network
+//   (docs/01_network.md), in place, ascending or descending. The common driver (common/) makes
+//   or reads the keys, pads n to a power of two, times the sort and checks the result against
+//   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
+//   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
+//
+// The approach
 //   The starting point of the course, a direct translation of the network. For n = 2^q keys the
-//   bitonic network is a fixed list of q(q + 1) / 2 compare steps (docs/01_network.md). Each step
-//   is one kernel launch with one thread per element: thread i finds its partner i ^ stride and,
-//   if it holds the lower element of the pair, compares the two keys in global memory and swaps
-//   them when they are out of order. Kernels launched on one stream run one after another, so a
+//   network is a fixed list of q(q + 1) / 2 compare steps. Each step is one kernel launch
+//   (bitonic_step) with one thread per element: thread i finds its partner i ^ stride and, if it
+//   holds the lower element of the pair, compares the two keys in global memory and swaps them
+//   when they are out of order. Kernels launched on one stream run one after another, so a
 //   launch boundary is the barrier between two steps.
 //
 // Prediction
 //   Every launch reads the whole array and writes back what it swaps: one pass, at most 8n bytes
 //   (4 read + 4 written per key). The sort makes q(q + 1) / 2 passes, so its time is about that
 //   many times the time of one copy of the array: at 2^24, 300 passes of 134 MB, about 13 ms at
-//   the H100's 3 TB/s. For small n the ~2-3 us each launch costs dominates instead.
+//   the H100's 3 TB/s. For small n the few microseconds each launch costs dominate instead.
 //
 // Build and run
 //   meson setup build && meson compile -C build v0_naive

@@ -22,11 +22,12 @@ __host__ __device__ inline unsigned partner_index(unsigned i, unsigned stride) {
 // Whether the pair whose lower element is i must end up with the smaller key first.
 //
 // The steps with a given `size` sort the array in blocks of `size` elements; block b covers
-// indices [b * size, (b + 1) * size). Bit `size` of i is the lowest bit of b, so it is 0 for even
-// blocks, which sort ascending, and 1 for odd blocks, which sort descending. Each even block and
-// the odd block after it then form one bitonic sequence (up, then down) of 2 * size elements:
-// exactly what the steps of the next size need. In the last steps size = n, the bit is 0 for
-// every i < n, and the whole array comes out ascending.
+// indices [b * size, (b + 1) * size). "Bit `size` of i" means the bit worth `size` (size is a
+// power of two), i & size: it is the lowest bit of b, so it is 0 for even blocks, which sort
+// ascending, and 1 for odd blocks, which sort descending. Each even block and the odd block
+// after it then form one bitonic sequence (up, then down) of 2 * size elements: exactly what the
+// steps of the next size need. In the last steps size = n, the bit is 0 for every i < n, and the
+// whole array comes out ascending.
 //
 // A descending sort flips every direction (ascending == false): the mirror image of the network.
 __host__ __device__ inline bool sorts_ascending(unsigned i, unsigned size, bool ascending) {

@@ -1,14 +1,23 @@
 // v1_fused: the steps whose pairs lie inside one block run together, in one launch.
 //
+// What this program does
+//   Sorts n 32-bit integers in device memory with the bitonic sorting network
+//   (docs/01_network.md), in place, ascending or descending. The common driver (common/) makes
+//   or reads the keys, pads n to a power of two, times the sort and checks the result against
+//   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
+//   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
+//
 // What changes from v0_naive, and why
 //   v0 pays a launch, and a pass over the whole array, for each of the q(q + 1) / 2 steps. Yet a
 //   step of stride s only pairs keys that are s apart. Cut the array into tiles of kTileSize
 //   (1024) keys, one thread block per tile: every step whose stride is below the tile pairs two
 //   keys of the same tile, so one block can run many such steps in a row, separated by
-//   __syncthreads() instead of by launches. Two new kernels do that: block_sort runs all steps of
-//   the sizes 2 .. 1024, leaving each tile sorted (alternately up and down), and block_merge
-//   finishes a larger merge once its stride has dropped below the tile. Only the strides of a
-//   tile or more keep one bitonic_step launch each, unchanged from v0. Global memory only.
+//   __syncthreads() instead of by launches. Two new kernels do that, both through
+//   merge_in_block: block_sort runs all steps of the sizes 2 .. 1024, leaving each tile sorted
+//   (alternately up and down), and block_merge finishes a larger merge once its stride has
+//   dropped below the tile. Only the strides of a tile or more keep one bitonic_step launch
+//   each, unchanged from v0. bitonic_sort() makes the new launches, and launches_per_sort in
+//   bitonic_index.h counts them. Global memory only.
 //
 // Prediction
 //   Launches fall from q(q + 1) / 2 to 1 + (q - 10)(q - 7) / 2: from 300 to 120 at 2^24 and from
@@ -58,14 +67,19 @@ __global__ void bitonic_step(int *keys, unsigned size, unsigned stride, bool asc
 }
 
 // Steps first_stride, first_stride / 2, ..., 1 of the merge of `size`, inside one block.
-// Thread `local` owns key `local` of the block's tile, which is key i of the whole array. All
-// strides are below the tile size, so every partner lies in the same tile.
-__device__ void merge_in_block(int *tile, unsigned local, unsigned i, unsigned size,
-                               unsigned first_stride, bool ascending) {
+// `tile` points at the block's keys, the first of which is key tile_start of the whole array;
+// thread t owns key t of the tile. Every stride is below the tile size, so every partner lies in
+// the same tile.
+__device__ void merge_in_block(int *tile, unsigned tile_start, unsigned size, unsigned first_stride,
+                               bool ascending) {
+  const unsigned local = threadIdx.x;
   for (unsigned stride = first_stride; stride > 0; stride /= 2) {
+    // Tiles start at multiples of the tile size, so the partner's position in the tile is
+    // local ^ stride; the direction needs the position in the whole array, tile_start + local
+    // (in block_sort's last merge, bit `size` of it says whether the tile is even or odd).
     const unsigned partner = partner_index(local, stride);
     if (partner > local) {
-      compare_and_swap(tile, local, partner, sorts_ascending(i, size, ascending));
+      compare_and_swap(tile, local, partner, sorts_ascending(tile_start + local, size, ascending));
     }
     // Barrier: the next step reads keys that other threads of the block have just written.
     // Every thread reaches it, the idle half too, because it stands outside the if.
@@ -80,21 +94,17 @@ __device__ void merge_in_block(int *tile, unsigned local, unsigned i, unsigned s
 __global__ void __launch_bounds__(kTileSize) block_sort(int *keys, bool ascending) {
   // One thread per key: the block is as wide as its tile.
   const unsigned tile_size = blockDim.x;
-  const unsigned local = threadIdx.x;
-  const unsigned i = blockIdx.x * tile_size + local;
-  int *tile = keys + blockIdx.x * tile_size;
+  const unsigned tile_start = blockIdx.x * tile_size;
   for (unsigned size = 2; size <= tile_size; size *= 2) {
-    merge_in_block(tile, local, i, size, size / 2, ascending);
+    merge_in_block(keys + tile_start, tile_start, size, size / 2, ascending);
   }
 }
 
 // The strides of the merge of `size` that stay inside a tile: tile size / 2 down to 1.
 __global__ void __launch_bounds__(kTileSize) block_merge(int *keys, unsigned size, bool ascending) {
   const unsigned tile_size = blockDim.x;
-  const unsigned local = threadIdx.x;
-  const unsigned i = blockIdx.x * tile_size + local;
-  int *tile = keys + blockIdx.x * tile_size;
-  merge_in_block(tile, local, i, size, tile_size / 2, ascending);
+  const unsigned tile_start = blockIdx.x * tile_size;
+  merge_in_block(keys + tile_start, tile_start, size, tile_size / 2, ascending);
 }
 
 }  // namespace
@@ -113,8 +123,10 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
   block_sort<<<tiles, tile_size>>>(keys, ascending);
   CHECK_LAUNCH();
   for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
-    // Strides of a tile or more pair keys of different tiles, and no block can wait for
-    // another: these keep one launch per step, as in v0.
+    // Strides of a tile or more pair keys of different tiles. A block cannot wait for the
+    // others inside an ordinary launch (a grid-wide barrier needs a cooperative launch, whose
+    // blocks must all be resident at once: far fewer than n / kTileSize), so these keep one
+    // launch per step, as in v0.
     for (unsigned stride = size / 2; stride >= tile_size; stride /= 2) {
       // The next launch starts only after this one has finished writing: the barrier between
       // two steps, paid for with one launch per step.

@@ -22,11 +22,12 @@ __host__ __device__ inline unsigned partner_index(unsigned i, unsigned stride) {
 // Whether the pair whose lower element is i must end up with the smaller key first.
 //
 // The steps with a given `size` sort the array in blocks of `size` elements; block b covers
-// indices [b * size, (b + 1) * size). Bit `size` of i is the lowest bit of b, so it is 0 for even
-// blocks, which sort ascending, and 1 for odd blocks, which sort descending. Each even block and
-// the odd block after it then form one bitonic sequence (up, then down) of 2 * size elements:
-// exactly what the steps of the next size need. In the last steps size = n, the bit is 0 for
-// every i < n, and the whole array comes out ascending.
+// indices [b * size, (b + 1) * size). "Bit `size` of i" means the bit worth `size` (size is a
+// power of two), i & size: it is the lowest bit of b, so it is 0 for even blocks, which sort
+// ascending, and 1 for odd blocks, which sort descending. Each even block and the odd block
+// after it then form one bitonic sequence (up, then down) of 2 * size elements: exactly what the
+// steps of the next size need. In the last steps size = n, the bit is 0 for every i < n, and the
+// whole array comes out ascending.
 //
 // A descending sort flips every direction (ascending == false): the mirror image of the network.
 __host__ __device__ inline bool sorts_ascending(unsigned i, unsigned size, bool ascending) {
@@ -48,6 +49,22 @@ inline unsigned exact_log2(unsigned n) {
 // alone. 1024 is the largest block CUDA allows, and the larger the tile, the more steps a
 // block runs and the fewer launches remain (docs/03_v1_fused.md weighs the choice).
 constexpr unsigned kTileSize = 1024;
+
+// Keys each thread of the in-block kernels copies between global and shared memory: one here,
+// so thread t moves key t of its tile (v4_half_threads gives every thread two).
+constexpr unsigned kKeysPerThread = 1;
+
+// The tile element that thread `thread` of a block of `threads` threads moves in its k-th copy
+// between global and shared memory, k = 0 .. kKeysPerThread - 1: a thread's keys sit next to
+// each other, at thread * kKeysPerThread + k. With one key per thread (v2_shared, v3_warp) that
+// is element `thread`: the 32 lanes of a warp touch 32 consecutive words, one in each
+// shared-memory bank, and 128 consecutive bytes of global memory. With two (v4_half_threads),
+// lane l touches words 2l and 2l + 1: in one instruction lanes l and l + 16 hit the same bank
+// (docs/07_v5_bank_free.md), and the warp's 32 accesses spread over 256 bytes of global memory,
+// every other word (docs/06_v4_half_threads.md).
+__host__ __device__ inline unsigned tile_slot(unsigned thread, unsigned k, unsigned /*threads*/) {
+  return thread * kKeysPerThread + k;
+}
 
 // The kernel launches bitonic_sort makes for n = 2^q keys, with tiles of 2^t = min(n, kTileSize)
 // keys: one block_sort for every size up to the tile, then for each larger size 2^k, one

@@ -1,15 +1,23 @@
 // v3_warp: strides below the warp size exchange keys through registers, not shared memory.
 //
+// What this program does
+//   Sorts n 32-bit integers in device memory with the bitonic sorting network
+//   (docs/01_network.md), in place, ascending or descending. The common driver (common/) makes
+//   or reads the keys, pads n to a power of two, times the sort and checks the result against
+//   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
+//   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
+//
 // What changes from v2_shared, and why
 //   When the stride is below 32, the two keys of every pair belong to two threads of the same
-//   warp. The 32 threads of a warp (its lanes) execute each instruction together, and
-//   __shfl_xor_sync(mask, key, stride) hands each lane the register `key` of lane ^ stride in a
-//   single instruction. So for those strides each thread keeps its key in a register, swaps it
-//   with its partner lane, and keeps the smaller or the larger of the two: no shared-memory
-//   round trip and no __syncthreads() (a barrier over all 32 warps of the block) per step. Both
-//   lanes of a pair compute the compare, each keeping the key its own position needs, so no
-//   lane branches around the work. Strides of 32 and more stay as in v2; only merge_in_block
-//   changes.
+//   warp. __shfl_xor_sync(mask, key, stride) hands each lane of a warp the register `key` of lane
+//   ^ stride, in one instruction that waits for every lane named in the mask (the lanes of a
+//   warp are not guaranteed to run in lockstep, docs/05_v3_warp.md). So for those strides
+//   merge_in_block now takes the thread's keys into registers (warp_slot in bitonic_index.h),
+//   trades each with the partner lane and keeps the smaller or the larger of the two
+//   (keeps_smaller): no shared-memory round trip and no __syncthreads(), a barrier over all 32
+//   warps of the block, per step. Both lanes of a pair compute the compare, each keeping the key
+//   its own position needs, so no lane branches around the work. Strides of 32 and more stay as
+//   in v2; only merge_in_block changes.
 //
 // Prediction
 //   In block_sort 40 of the 55 steps, and in every block_merge 5 of the 10, lose their barrier
@@ -58,69 +66,100 @@ __global__ void bitonic_step(int *keys, unsigned size, unsigned stride, bool asc
 }
 
 // Steps first_stride, first_stride / 2, ..., 1 of the merge of `size`, inside one block.
-// Thread `local` owns key `local` of the block's tile, which is key i of the whole array. All
-// strides are below the tile size, so every partner lies in the same tile.
-__device__ void merge_in_block(int *tile, unsigned local, unsigned i, unsigned size,
-                               unsigned first_stride, bool ascending) {
+// `tile` points at the block's keys, the first of which is key tile_start of the whole array;
+// thread t owns key t of the tile. Every stride is below the tile size, so every partner lies in
+// the same tile.
+__device__ void merge_in_block(int *tile, unsigned tile_start, unsigned size, unsigned first_stride,
+                               bool ascending) {
+  const unsigned local = threadIdx.x;
   const unsigned lanes = warp_lanes(blockDim.x);
   unsigned stride = first_stride;
   // Strides of a warp or more pair keys of threads in different warps: shared memory.
   for (; stride >= lanes; stride /= 2) {
+    // Tiles start at multiples of the tile size, so the partner's position in the tile is
+    // local ^ stride; the direction needs the position in the whole array, tile_start + local
+    // (in block_sort's last merge, bit `size` of it says whether the tile is even or odd).
     const unsigned partner = partner_index(local, stride);
     if (partner > local) {
-      compare_and_swap(tile, local, partner, sorts_ascending(i, size, ascending));
+      compare_and_swap(tile, local, partner, sorts_ascending(tile_start + local, size, ascending));
     }
     // Barrier: the next step reads keys that other threads of the block have just written.
     // Every thread reaches it, the idle half too, because it stands outside the if.
     __syncthreads();
   }
-  // Strides below the warp pair two lanes of one warp, lane and lane ^ stride (local and
-  // local ^ stride differ only in a bit below 32). The key moves into a register.
-  int key = tile[local];
-  for (; stride > 0; stride /= 2) {
-    // Each lane sends its key to lane ^ stride and receives that lane's key, in one instruction
-    // that all lanes of the mask execute together: nothing to wait for, no race possible.
-    const int other = __shfl_xor_sync(lane_mask(lanes), key, stride);
-    // Both lanes of the pair compare the same two keys; each keeps the one its position needs.
-    key = keeps_smaller(i, size, stride, ascending) ? min(key, other) : max(key, other);
+  // Strides below the warp pair two lanes of one warp. Each thread takes its keys into
+  // registers, at the tile positions warp_slot gives: for every such stride, the partner of the
+  // key in register k of lane l is the key in register k of lane l ^ stride.
+  unsigned slot[kKeysPerThread];
+  int key[kKeysPerThread];
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    slot[k] = warp_slot(threadIdx.x, k, lanes);
+    key[k] = tile[slot[k]];
   }
-  tile[local] = key;
+  for (; stride > 0; stride /= 2) {
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      // Each lane sends key[k] to lane ^ stride and receives that lane's key[k]. The shuffle
+      // waits until every lane of the mask has arrived, reads all their values, then hands
+      // them out: no lane can see a half-done exchange.
+      const int other = __shfl_xor_sync(lane_mask(lanes), key[k], stride);
+      // Both lanes of the pair compare the same two keys; each keeps the one its position needs.
+      key[k] = keeps_smaller(tile_start + slot[k], size, stride, ascending) ? min(key[k], other)
+                                                                            : max(key[k], other);
+    }
+  }
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    tile[slot[k]] = key[k];
+  }
   // Barrier: the next merge, or the store to global memory, reads keys of other warps.
   __syncthreads();
+}
+
+// Copies the block's tile from global memory into shared memory: kKeysPerThread keys per
+// thread, at the tile positions tile_slot gives.
+__device__ void load_tile(int *tile, const int *keys, unsigned tile_start) {
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned slot = tile_slot(threadIdx.x, k, blockDim.x);
+    tile[slot] = keys[tile_start + slot];
+  }
+  // Barrier: the first step reads partners' keys, which other threads have just loaded.
+  __syncthreads();
+}
+
+// Copies the tile back to global memory. merge_in_block ends with a barrier, so every key of
+// the tile is final when this runs.
+__device__ void store_tile(int *keys, const int *tile, unsigned tile_start) {
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned slot = tile_slot(threadIdx.x, k, blockDim.x);
+    keys[tile_start + slot] = tile[slot];
+  }
 }
 
 // Sorts every tile: all steps of the sizes 2 .. tile size. Even tiles come out ascending and
 // odd ones descending (sorts_ascending), so each pair of neighbouring tiles is a bitonic
 // sequence, ready for the first merge above the tile. When n <= kTileSize there is one block,
 // its last size is n, and the whole array comes out sorted.
-__global__ void __launch_bounds__(kTileSize) block_sort(int *keys, bool ascending) {
+__global__ void __launch_bounds__(kTileSize / kKeysPerThread)
+    block_sort(int *keys, bool ascending) {
   // The block's tile in shared memory: loaded once, sorted by all the steps, stored once.
   __shared__ int tile[kTileSize];
-  // One thread per key: the block is as wide as its tile.
-  const unsigned tile_size = blockDim.x;
-  const unsigned local = threadIdx.x;
-  const unsigned i = blockIdx.x * tile_size + local;
-  tile[local] = keys[i];
-  // Barrier: the first step reads partners' keys, which other threads have just loaded.
-  __syncthreads();
+  const unsigned tile_size = kKeysPerThread * blockDim.x;
+  const unsigned tile_start = blockIdx.x * tile_size;
+  load_tile(tile, keys, tile_start);
   for (unsigned size = 2; size <= tile_size; size *= 2) {
-    merge_in_block(tile, local, i, size, size / 2, ascending);
+    merge_in_block(tile, tile_start, size, size / 2, ascending);
   }
-  // merge_in_block ends with a barrier, so the last step's writes are all visible here.
-  keys[i] = tile[local];
+  store_tile(keys, tile, tile_start);
 }
 
 // The strides of the merge of `size` that stay inside a tile: tile size / 2 down to 1.
-__global__ void __launch_bounds__(kTileSize) block_merge(int *keys, unsigned size, bool ascending) {
+__global__ void __launch_bounds__(kTileSize / kKeysPerThread)
+    block_merge(int *keys, unsigned size, bool ascending) {
   __shared__ int tile[kTileSize];
-  const unsigned tile_size = blockDim.x;
-  const unsigned local = threadIdx.x;
-  const unsigned i = blockIdx.x * tile_size + local;
-  tile[local] = keys[i];
-  // Barrier: as in block_sort, every key of the tile must be loaded before the first step.
-  __syncthreads();
-  merge_in_block(tile, local, i, size, tile_size / 2, ascending);
-  keys[i] = tile[local];
+  const unsigned tile_size = kKeysPerThread * blockDim.x;
+  const unsigned tile_start = blockIdx.x * tile_size;
+  load_tile(tile, keys, tile_start);
+  merge_in_block(tile, tile_start, size, tile_size / 2, ascending);
+  store_tile(keys, tile, tile_start);
 }
 
 }  // namespace
@@ -132,15 +171,17 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
   }
   const unsigned threads = std::min(n, kThreadsPerBlock);
   const unsigned blocks = n / threads;
-  // The in-block kernels run one block of tile_size threads per tile.
+  // The in-block kernels run one block of tile_size / kKeysPerThread threads per tile.
   const unsigned tile_size = std::min(n, kTileSize);
   const unsigned tiles = n / tile_size;
   // Every size up to the tile, in one launch.
-  block_sort<<<tiles, tile_size>>>(keys, ascending);
+  block_sort<<<tiles, tile_size / kKeysPerThread>>>(keys, ascending);
   CHECK_LAUNCH();
   for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
-    // Strides of a tile or more pair keys of different tiles, and no block can wait for
-    // another: these keep one launch per step, as in v0.
+    // Strides of a tile or more pair keys of different tiles. A block cannot wait for the
+    // others inside an ordinary launch (a grid-wide barrier needs a cooperative launch, whose
+    // blocks must all be resident at once: far fewer than n / kTileSize), so these keep one
+    // launch per step, as in v0.
     for (unsigned stride = size / 2; stride >= tile_size; stride /= 2) {
       // The next launch starts only after this one has finished writing: the barrier between
       // two steps, paid for with one launch per step.
@@ -148,7 +189,7 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
       CHECK_LAUNCH();
     }
     // The strides below the tile: one launch for all of them.
-    block_merge<<<tiles, tile_size>>>(keys, size, ascending);
+    block_merge<<<tiles, tile_size / kKeysPerThread>>>(keys, size, ascending);
     CHECK_LAUNCH();
   }
 }

@@ -7,6 +7,18 @@
 
 #include "host_device.h"
 
+// The partner of element i in a compare step of stride `stride` (a power of two): the element
+// whose index differs from i in exactly that one bit. XOR flips the bit.
+//
+//   stride 4, i = 1:  0001 ^ 0100 = 0101, partner 5
+//   stride 4, i = 5:  0101 ^ 0100 = 0001, partner 1
+//
+// So the pairs are symmetric: i and its partner name each other. The element whose bit is 0 is
+// the lower one of the pair (i < partner).
+__host__ __device__ inline unsigned partner_index(unsigned i, unsigned stride) {
+  return i ^ stride;
+}
+
 // The lower element of compare pair `thread` in a step of stride `stride` (a power of two);
 // the upper element is lower + stride. With one thread per pair, the n / 2 threads are spread
 // over the n / 2 lower elements: the indices whose bit `stride` is 0. They come in runs of
@@ -25,9 +37,8 @@
 //   t = 6, stride 1:  offset = 0,          run start = 12,               lower = 12, pair (12, 13)
 //   t = 6, stride 8:  offset = 6,          run start = 0,                lower = 6,  pair (6, 14)
 //
-// The same function appears in the CUDA samples as 2 * t - (t & (stride - 1)), and in the
-// second seed as GET_ARR_ID(t, s) = t + ((t >> s) << s) with stride = 2^s: (t >> s) << s is
-// t - offset, so both are 2t - offset, the run start plus the offset.
+// docs/06_v4_half_threads.md shows that the forms other programs use are the same function:
+// 2 * t - (t & (stride - 1)) in the CUDA samples, and t + ((t >> s) << s) with stride = 2^s.
 __host__ __device__ inline unsigned get_lower_partner(unsigned thread, unsigned stride) {
   // t % stride, as stride is a power of two: the position within the run.
   const unsigned offset = thread & (stride - 1);
@@ -39,11 +50,12 @@ __host__ __device__ inline unsigned get_lower_partner(unsigned thread, unsigned 
 // Whether the pair whose lower element is i must end up with the smaller key first.
 //
 // The steps with a given `size` sort the array in blocks of `size` elements; block b covers
-// indices [b * size, (b + 1) * size). Bit `size` of i is the lowest bit of b, so it is 0 for even
-// blocks, which sort ascending, and 1 for odd blocks, which sort descending. Each even block and
-// the odd block after it then form one bitonic sequence (up, then down) of 2 * size elements:
-// exactly what the steps of the next size need. In the last steps size = n, the bit is 0 for
-// every i < n, and the whole array comes out ascending.
+// indices [b * size, (b + 1) * size). "Bit `size` of i" means the bit worth `size` (size is a
+// power of two), i & size: it is the lowest bit of b, so it is 0 for even blocks, which sort
+// ascending, and 1 for odd blocks, which sort descending. Each even block and the odd block
+// after it then form one bitonic sequence (up, then down) of 2 * size elements: exactly what the
+// steps of the next size need. In the last steps size = n, the bit is 0 for every i < n, and the
+// whole array comes out ascending.
 //
 // A descending sort flips every direction (ascending == false): the mirror image of the network.
 __host__ __device__ inline bool sorts_ascending(unsigned i, unsigned size, bool ascending) {
@@ -65,8 +77,23 @@ inline unsigned exact_log2(unsigned n) {
 // alone. 1024 threads, the largest block CUDA allows, each owning a pair: 2048 keys.
 constexpr unsigned kTileSize = 2048;
 
-// The threads of a warp, its lanes: they execute each instruction together, and
-// __shfl_xor_sync lets them read each other's registers.
+// Keys each thread of the in-block kernels copies between global and shared memory and holds
+// in the register phase: the two keys of a compare pair.
+constexpr unsigned kKeysPerThread = 2;
+
+// The tile element that thread `thread` of a block of `threads` threads moves in its k-th copy
+// between global and shared memory, k = 0 .. kKeysPerThread - 1: a thread's keys sit next to
+// each other, at thread * kKeysPerThread + k. With one key per thread (v2_shared, v3_warp) that
+// is element `thread`: the 32 lanes of a warp touch 32 consecutive words, one in each
+// shared-memory bank, and 128 consecutive bytes of global memory. With two (v4_half_threads),
+// lane l touches words 2l and 2l + 1: in one instruction lanes l and l + 16 hit the same bank
+// (docs/07_v5_bank_free.md), and the warp's 32 accesses spread over 256 bytes of global memory,
+// every other word (docs/06_v4_half_threads.md).
+__host__ __device__ inline unsigned tile_slot(unsigned thread, unsigned k, unsigned /*threads*/) {
+  return thread * kKeysPerThread + k;
+}
+
+// The threads of a warp, its lanes. __shfl_xor_sync lets them read each other's registers.
 constexpr unsigned kWarpSize = 32;
 
 // The lanes of each warp in a block of block_threads threads: 32, or the whole block when it is
@@ -82,39 +109,37 @@ __host__ __device__ inline unsigned lane_mask(unsigned lanes) {
   return lanes == kWarpSize ? 0xffffffffu : (1u << lanes) - 1;
 }
 
+// The tile elements a thread holds in registers in the register phase (strides below the warp
+// size), k = 0 .. kKeysPerThread - 1. The lanes of a warp hold one run of lanes *
+// kKeysPerThread consecutive elements, register k of lane l the element l + k * lanes of it:
+//
+//   one key per thread           two keys per thread (v4_half_threads)
+//   lane        0  1 .. 31       lane          0   1 ..  31
+//   register 0  0  1 .. 31       register 0    0   1 ..  31      (run start +)
+//                                register 1   32  33 ..  63
+//
+// Element and lane differ by a constant in each register, so for every stride below the warp
+// size the partner element (element ^ stride) sits in the same register of lane ^ stride: one
+// shuffle per register exchanges every pair. With one key per thread the element is the
+// thread's own, `thread`.
+__host__ __device__ inline unsigned warp_slot(unsigned thread, unsigned k, unsigned lanes) {
+  // The position of the lane in its warp: thread % lanes, as lanes is a power of two.
+  const unsigned lane = thread & (lanes - 1);
+  // The warp's run starts after the keys of the warps before it, kKeysPerThread per thread.
+  const unsigned run_start = (thread - lane) * kKeysPerThread;
+  return run_start + lane + k * lanes;
+}
+
 // In a register exchange, the two lanes of a pair hold one key each, and both compute the same
 // compare: each keeps the key that belongs at its own position. Position i is the lower one of
-// its pair when its bit `stride` is 0. The lower position keeps the smaller key when the pair
-// sorts ascending, the upper position when it sorts descending. Both positions get the same
-// direction from sorts_ascending: they differ only in bit `stride`, and stride < size, so
-// bit `size` is the same.
+// its pair when its bit `stride` (i & stride) is 0. The lower position keeps the smaller key
+// when the pair sorts ascending, the upper position when it sorts descending. Both positions
+// get the same direction from sorts_ascending: they differ only in bit `stride`, and
+// stride < size, so bit `size` is the same.
 __host__ __device__ inline bool keeps_smaller(unsigned i, unsigned size, unsigned stride,
                                               bool ascending) {
   const bool lower = (i & stride) == 0;
   return lower == sorts_ascending(i, size, ascending);
-}
-
-// The two tile elements a thread holds in registers during the register phase (strides below
-// the warp size), k = 0 and 1: the lower and upper element of its pair at stride `lanes`. A full
-// warp thus holds one run of 64 consecutive elements, lane l the elements l and l + 32 of it:
-//
-//   lane          0   1  ..  31
-//   register 0    0   1  ..  31      (run start +)
-//   register 1   32  33  ..  63
-//
-// Element and lane differ by a constant in each register, so for every stride below the warp
-// size the partner element (element ^ stride) sits in the same register of lane ^ stride: one
-// shuffle per register exchanges every pair.
-__host__ __device__ inline unsigned warp_slot(unsigned thread, unsigned k, unsigned lanes) {
-  return get_lower_partner(thread, lanes) + k * lanes;
-}
-
-// The tile elements thread `thread` moves between global and shared memory, k = 0 and 1: the
-// pair 2 * thread and 2 * thread + 1, next to each other. Lane l of a warp then touches words
-// 2l and 2l + 1, and lanes l and l + 16 hit the same shared-memory bank in the same
-// instruction (docs/07_v5_bank_free.md); v5_bank_free changes this one function.
-__host__ __device__ inline unsigned tile_slot(unsigned thread, unsigned k) {
-  return 2 * thread + k;
 }
 
 // The kernel launches bitonic_sort makes for n = 2^q keys, with tiles of 2^t = min(n, kTileSize)

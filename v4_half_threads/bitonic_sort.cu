@@ -1,23 +1,31 @@
 // v4_half_threads: one thread per compare pair, so that no thread idles.
 //
+// What this program does
+//   Sorts n 32-bit integers in device memory with the bitonic sorting network
+//   (docs/01_network.md), in place, ascending or descending. The common driver (common/) makes
+//   or reads the keys, pads n to a power of two, times the sort and checks the result against
+//   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
+//   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
+//
 // What changes from v3_warp, and why
 //   Until now every kernel ran one thread per key, and at every step half of them found their
 //   partner below them and had nothing to do: bitonic_step launched n threads for n / 2 pairs,
 //   and in the shared-memory steps half of every warp (for strides of 32 or more, whole warps)
-//   sat out each compare. Now every launch runs one thread per pair: thread t computes the lower
-//   element of pair t with get_lower_partner (bitonic_index.h), the upper one is lower + stride,
-//   and every thread compares, so no thread returns early and no warp splits around a branch.
-//   The in-block kernels keep blocks of 1024 threads, which now own 2048 keys: the tile doubles,
-//   one more stride runs inside the blocks, and one launch per large size disappears. Each
-//   thread moves two keys between global and shared memory (tile_slot) and holds two keys in
-//   the register phase (warp_slot), exchanging each with its partner lane.
+//   sat out each compare. Now every compare step runs one thread per pair: thread t computes the
+//   lower element of pair t with get_lower_partner (bitonic_index.h), the upper one is
+//   lower + stride, and every thread compares, so no thread returns early and no warp splits
+//   around a branch. That changes bitonic_step, the shared-memory steps of merge_in_block and
+//   the launch of bitonic_step in bitonic_sort(). The in-block kernels keep blocks of 1024
+//   threads, which now own a pair each: kKeysPerThread becomes 2 and the tile (kTileSize)
+//   doubles to 2048 keys. load_tile, store_tile, tile_slot and the register phase were written
+//   for any number of keys per thread and do not change.
 //
 // Prediction
-//   Launches fall from 1 + (q - 10)(q - 7) / 2 to 1 + (q - 11)(q - 8) / 2: 210 to 190 at 2^29,
-//   171 to 153 at 2^27, about 10% fewer passes. bitonic_step moves the same bytes with half the
-//   threads; if it was already at the memory's speed it stays there, and the sort gains about
-//   the 10% of passes. The in-block kernels do the same compares with half the threads, so they
-//   should gain at 2^20 and below.
+//   Launches fall from 1 + (q - 10)(q - 7) / 2 to 1 + (q - 11)(q - 8) / 2, because one more
+//   stride fits in the doubled tile: 210 to 190 at 2^29, 171 to 153 at 2^27, about 10% fewer
+//   passes. bitonic_step moves the same bytes with half the threads; if it was already at the
+//   memory's speed it stays there, and the sort gains about the 10% of passes. The in-block
+//   kernels do the same compares with half the threads, so they should gain at 2^20 and below.
 //
 // Build and run
 //   meson setup build && meson compile -C build v4_half_threads
@@ -57,83 +65,96 @@ __global__ void bitonic_step(int *keys, unsigned size, unsigned stride, bool asc
 }
 
 // Steps first_stride, first_stride / 2, ..., 1 of the merge of `size`, inside one block.
-// Thread t owns compare pair t of the block's tile, whose first key is key tile_start of the
-// whole array. All strides are below the tile size, so every pair lies in the tile.
+// `tile` points at the block's keys, the first of which is key tile_start of the whole array;
+// thread t owns compare pair t of the tile. Every stride is below the tile size, so every pair
+// lies in the same tile.
 __device__ void merge_in_block(int *tile, unsigned tile_start, unsigned size, unsigned first_stride,
                                bool ascending) {
   const unsigned lanes = warp_lanes(blockDim.x);
   unsigned stride = first_stride;
   // Strides of a warp or more pair keys of threads in different warps: shared memory.
   for (; stride >= lanes; stride /= 2) {
+    // Tiles start at multiples of the tile size, so the pair's positions in the tile are lower
+    // and lower + stride; the direction needs the position in the whole array.
     const unsigned lower = get_lower_partner(threadIdx.x, stride);
     compare_and_swap(tile, lower, lower + stride,
                      sorts_ascending(tile_start + lower, size, ascending));
     // Barrier: the next step reads keys that other threads of the block have just written.
     __syncthreads();
   }
-  // Strides below the warp: each thread takes two keys into registers, one run of 64 keys per
-  // warp (warp_slot), so that every pair is two lanes of one warp in the same register.
-  const unsigned slot[2] = {warp_slot(threadIdx.x, 0, lanes), warp_slot(threadIdx.x, 1, lanes)};
-  int key[2] = {tile[slot[0]], tile[slot[1]]};
+  // Strides below the warp pair two lanes of one warp. Each thread takes its keys into
+  // registers, at the tile positions warp_slot gives: for every such stride, the partner of the
+  // key in register k of lane l is the key in register k of lane l ^ stride.
+  unsigned slot[kKeysPerThread];
+  int key[kKeysPerThread];
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    slot[k] = warp_slot(threadIdx.x, k, lanes);
+    key[k] = tile[slot[k]];
+  }
   for (; stride > 0; stride /= 2) {
-    for (unsigned k = 0; k < 2; ++k) {
-      // Each lane sends key[k] to lane ^ stride and receives that lane's key[k], in one
-      // instruction that all lanes of the mask execute together: no race possible.
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      // Each lane sends key[k] to lane ^ stride and receives that lane's key[k]. The shuffle
+      // waits until every lane of the mask has arrived, reads all their values, then hands
+      // them out: no lane can see a half-done exchange.
       const int other = __shfl_xor_sync(lane_mask(lanes), key[k], stride);
       // Both lanes of the pair compare the same two keys; each keeps the one its position needs.
       key[k] = keeps_smaller(tile_start + slot[k], size, stride, ascending) ? min(key[k], other)
                                                                             : max(key[k], other);
     }
   }
-  tile[slot[0]] = key[0];
-  tile[slot[1]] = key[1];
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    tile[slot[k]] = key[k];
+  }
   // Barrier: the next merge, or the store to global memory, reads keys of other warps.
   __syncthreads();
+}
+
+// Copies the block's tile from global memory into shared memory: kKeysPerThread keys per
+// thread, at the tile positions tile_slot gives.
+__device__ void load_tile(int *tile, const int *keys, unsigned tile_start) {
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned slot = tile_slot(threadIdx.x, k, blockDim.x);
+    tile[slot] = keys[tile_start + slot];
+  }
+  // Barrier: the first step reads partners' keys, which other threads have just loaded.
+  __syncthreads();
+}
+
+// Copies the tile back to global memory. merge_in_block ends with a barrier, so every key of
+// the tile is final when this runs.
+__device__ void store_tile(int *keys, const int *tile, unsigned tile_start) {
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned slot = tile_slot(threadIdx.x, k, blockDim.x);
+    keys[tile_start + slot] = tile[slot];
+  }
 }
 
 // Sorts every tile: all steps of the sizes 2 .. tile size. Even tiles come out ascending and
 // odd ones descending (sorts_ascending), so each pair of neighbouring tiles is a bitonic
 // sequence, ready for the first merge above the tile. When n <= kTileSize there is one block,
 // its last size is n, and the whole array comes out sorted.
-__global__ void __launch_bounds__(kTileSize / 2) block_sort(int *keys, bool ascending) {
+__global__ void __launch_bounds__(kTileSize / kKeysPerThread)
+    block_sort(int *keys, bool ascending) {
   // The block's tile in shared memory: loaded once, sorted by all the steps, stored once.
   __shared__ int tile[kTileSize];
-  // Two keys per thread: the tile is twice as wide as the block.
-  const unsigned tile_size = 2 * blockDim.x;
+  const unsigned tile_size = kKeysPerThread * blockDim.x;
   const unsigned tile_start = blockIdx.x * tile_size;
-  for (unsigned k = 0; k < 2; ++k) {
-    const unsigned slot = tile_slot(threadIdx.x, k);
-    tile[slot] = keys[tile_start + slot];
-  }
-  // Barrier: the first step reads partners' keys, which other threads have just loaded.
-  __syncthreads();
+  load_tile(tile, keys, tile_start);
   for (unsigned size = 2; size <= tile_size; size *= 2) {
     merge_in_block(tile, tile_start, size, size / 2, ascending);
   }
-  // merge_in_block ends with a barrier, so the last step's writes are all visible here.
-  for (unsigned k = 0; k < 2; ++k) {
-    const unsigned slot = tile_slot(threadIdx.x, k);
-    keys[tile_start + slot] = tile[slot];
-  }
+  store_tile(keys, tile, tile_start);
 }
 
 // The strides of the merge of `size` that stay inside a tile: tile size / 2 down to 1.
-__global__ void __launch_bounds__(kTileSize / 2)
+__global__ void __launch_bounds__(kTileSize / kKeysPerThread)
     block_merge(int *keys, unsigned size, bool ascending) {
   __shared__ int tile[kTileSize];
-  const unsigned tile_size = 2 * blockDim.x;
+  const unsigned tile_size = kKeysPerThread * blockDim.x;
   const unsigned tile_start = blockIdx.x * tile_size;
-  for (unsigned k = 0; k < 2; ++k) {
-    const unsigned slot = tile_slot(threadIdx.x, k);
-    tile[slot] = keys[tile_start + slot];
-  }
-  // Barrier: as in block_sort, every key of the tile must be loaded before the first step.
-  __syncthreads();
+  load_tile(tile, keys, tile_start);
   merge_in_block(tile, tile_start, size, tile_size / 2, ascending);
-  for (unsigned k = 0; k < 2; ++k) {
-    const unsigned slot = tile_slot(threadIdx.x, k);
-    keys[tile_start + slot] = tile[slot];
-  }
+  store_tile(keys, tile, tile_start);
 }
 
 }  // namespace
@@ -143,19 +164,21 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
   if (n < 2) {
     return;
   }
-  // One thread per compare pair: n / 2 threads in every launch.
+  // One thread per compare pair: n / 2 threads in every bitonic_step launch.
   const unsigned pairs = n / 2;
   const unsigned threads = std::min(pairs, kThreadsPerBlock);
   const unsigned blocks = pairs / threads;
-  // The in-block kernels run one block of tile_size / 2 threads per tile.
+  // The in-block kernels run one block of tile_size / kKeysPerThread threads per tile.
   const unsigned tile_size = std::min(n, kTileSize);
   const unsigned tiles = n / tile_size;
   // Every size up to the tile, in one launch.
-  block_sort<<<tiles, tile_size / 2>>>(keys, ascending);
+  block_sort<<<tiles, tile_size / kKeysPerThread>>>(keys, ascending);
   CHECK_LAUNCH();
   for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
-    // Strides of a tile or more pair keys of different tiles, and no block can wait for
-    // another: these keep one launch per step, as in v0.
+    // Strides of a tile or more pair keys of different tiles. A block cannot wait for the
+    // others inside an ordinary launch (a grid-wide barrier needs a cooperative launch, whose
+    // blocks must all be resident at once: far fewer than n / kTileSize), so these keep one
+    // launch per step, as in v0.
     for (unsigned stride = size / 2; stride >= tile_size; stride /= 2) {
       // The next launch starts only after this one has finished writing: the barrier between
       // two steps, paid for with one launch per step.
@@ -163,7 +186,7 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
       CHECK_LAUNCH();
     }
     // The strides below the tile: one launch for all of them.
-    block_merge<<<tiles, tile_size / 2>>>(keys, size, ascending);
+    block_merge<<<tiles, tile_size / kKeysPerThread>>>(keys, size, ascending);
     CHECK_LAUNCH();
   }
 }

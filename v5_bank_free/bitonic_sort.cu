@@ -1,21 +1,29 @@
 // v5_bank_free: the loads and stores of the tile no longer make two lanes share a bank.
 //
+// What this program does
+//   Sorts n 32-bit integers in device memory with the bitonic sorting network
+//   (docs/01_network.md), in place, ascending or descending. The common driver (common/) makes
+//   or reads the keys, pads n to a power of two, times the sort and checks the result against
+//   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
+//   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
+//
 // What changes from v4_half_threads, and why
 //   Shared memory is split into 32 banks, 4-byte word w in bank w % 32; a bank serves one word
 //   per cycle, so when two lanes of a warp touch two different words of one bank in the same
 //   instruction, the access is split in two (a 2-way bank conflict). In v4 thread t moved the
 //   tile words 2t and 2t + 1 between global and shared memory: in one instruction lane l
 //   touches word 2l (or 2l + 1), and lanes l and l + 16 land in the same bank. Now thread t
-//   moves words t and t + blockDim.x (tile_slot in bitonic_index.h): each instruction covers 32
-//   consecutive words, one per bank, and 128 consecutive bytes of global memory. The compare
-//   steps and the register phase were conflict-free already (tests/banks_v4_test.cpp).
+//   moves words t and t + blockDim.x (tile_slot in bitonic_index.h, its only change): each
+//   instruction covers 32 consecutive words, one per bank, and 128 consecutive bytes of global
+//   memory. The compare steps and the register phase were conflict-free already
+//   (tests/banks_v4_test.cpp).
 //
 // Prediction
-//   Only the tile loads and stores change: 4 shared-memory instructions per thread per in-block
-//   launch, against 2 per step of compares. The in-block launches are about 10% of the passes
-//   at large n, and a conflict costs a replay, not a trip to memory. Expect a gain of a few
-//   percent at most at 2^20 and below and none that can be measured at 2^24 and above, where
-//   bitonic_step dominates (the first seed measured 1%).
+//   Only the tile loads and stores change: 2 shared-memory stores and 2 loads per thread per
+//   in-block launch, against at least 2 loads and 2 stores per compare step. The in-block
+//   launches are about 10% of the passes at large n, and a conflict costs a replay, not a trip
+//   to memory. Expect a gain of a few percent at most at 2^20 and below and none that can be
+//   measured at 2^24 and above, where bitonic_step dominates (Rousomanis measured 1%).
 //
 // Build and run
 //   meson setup build && meson compile -C build v5_bank_free
@@ -55,83 +63,96 @@ __global__ void bitonic_step(int *keys, unsigned size, unsigned stride, bool asc
 }
 
 // Steps first_stride, first_stride / 2, ..., 1 of the merge of `size`, inside one block.
-// Thread t owns compare pair t of the block's tile, whose first key is key tile_start of the
-// whole array. All strides are below the tile size, so every pair lies in the tile.
+// `tile` points at the block's keys, the first of which is key tile_start of the whole array;
+// thread t owns compare pair t of the tile. Every stride is below the tile size, so every pair
+// lies in the same tile.
 __device__ void merge_in_block(int *tile, unsigned tile_start, unsigned size, unsigned first_stride,
                                bool ascending) {
   const unsigned lanes = warp_lanes(blockDim.x);
   unsigned stride = first_stride;
   // Strides of a warp or more pair keys of threads in different warps: shared memory.
   for (; stride >= lanes; stride /= 2) {
+    // Tiles start at multiples of the tile size, so the pair's positions in the tile are lower
+    // and lower + stride; the direction needs the position in the whole array.
     const unsigned lower = get_lower_partner(threadIdx.x, stride);
     compare_and_swap(tile, lower, lower + stride,
                      sorts_ascending(tile_start + lower, size, ascending));
     // Barrier: the next step reads keys that other threads of the block have just written.
     __syncthreads();
   }
-  // Strides below the warp: each thread takes two keys into registers, one run of 64 keys per
-  // warp (warp_slot), so that every pair is two lanes of one warp in the same register.
-  const unsigned slot[2] = {warp_slot(threadIdx.x, 0, lanes), warp_slot(threadIdx.x, 1, lanes)};
-  int key[2] = {tile[slot[0]], tile[slot[1]]};
+  // Strides below the warp pair two lanes of one warp. Each thread takes its keys into
+  // registers, at the tile positions warp_slot gives: for every such stride, the partner of the
+  // key in register k of lane l is the key in register k of lane l ^ stride.
+  unsigned slot[kKeysPerThread];
+  int key[kKeysPerThread];
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    slot[k] = warp_slot(threadIdx.x, k, lanes);
+    key[k] = tile[slot[k]];
+  }
   for (; stride > 0; stride /= 2) {
-    for (unsigned k = 0; k < 2; ++k) {
-      // Each lane sends key[k] to lane ^ stride and receives that lane's key[k], in one
-      // instruction that all lanes of the mask execute together: no race possible.
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      // Each lane sends key[k] to lane ^ stride and receives that lane's key[k]. The shuffle
+      // waits until every lane of the mask has arrived, reads all their values, then hands
+      // them out: no lane can see a half-done exchange.
       const int other = __shfl_xor_sync(lane_mask(lanes), key[k], stride);
       // Both lanes of the pair compare the same two keys; each keeps the one its position needs.
       key[k] = keeps_smaller(tile_start + slot[k], size, stride, ascending) ? min(key[k], other)
                                                                             : max(key[k], other);
     }
   }
-  tile[slot[0]] = key[0];
-  tile[slot[1]] = key[1];
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    tile[slot[k]] = key[k];
+  }
   // Barrier: the next merge, or the store to global memory, reads keys of other warps.
   __syncthreads();
+}
+
+// Copies the block's tile from global memory into shared memory: kKeysPerThread keys per
+// thread, at the tile positions tile_slot gives.
+__device__ void load_tile(int *tile, const int *keys, unsigned tile_start) {
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned slot = tile_slot(threadIdx.x, k, blockDim.x);
+    tile[slot] = keys[tile_start + slot];
+  }
+  // Barrier: the first step reads partners' keys, which other threads have just loaded.
+  __syncthreads();
+}
+
+// Copies the tile back to global memory. merge_in_block ends with a barrier, so every key of
+// the tile is final when this runs.
+__device__ void store_tile(int *keys, const int *tile, unsigned tile_start) {
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned slot = tile_slot(threadIdx.x, k, blockDim.x);
+    keys[tile_start + slot] = tile[slot];
+  }
 }
 
 // Sorts every tile: all steps of the sizes 2 .. tile size. Even tiles come out ascending and
 // odd ones descending (sorts_ascending), so each pair of neighbouring tiles is a bitonic
 // sequence, ready for the first merge above the tile. When n <= kTileSize there is one block,
 // its last size is n, and the whole array comes out sorted.
-__global__ void __launch_bounds__(kTileSize / 2) block_sort(int *keys, bool ascending) {
+__global__ void __launch_bounds__(kTileSize / kKeysPerThread)
+    block_sort(int *keys, bool ascending) {
   // The block's tile in shared memory: loaded once, sorted by all the steps, stored once.
   __shared__ int tile[kTileSize];
-  // Two keys per thread: the tile is twice as wide as the block.
-  const unsigned tile_size = 2 * blockDim.x;
+  const unsigned tile_size = kKeysPerThread * blockDim.x;
   const unsigned tile_start = blockIdx.x * tile_size;
-  for (unsigned k = 0; k < 2; ++k) {
-    const unsigned slot = tile_slot(threadIdx.x, k, blockDim.x);
-    tile[slot] = keys[tile_start + slot];
-  }
-  // Barrier: the first step reads partners' keys, which other threads have just loaded.
-  __syncthreads();
+  load_tile(tile, keys, tile_start);
   for (unsigned size = 2; size <= tile_size; size *= 2) {
     merge_in_block(tile, tile_start, size, size / 2, ascending);
   }
-  // merge_in_block ends with a barrier, so the last step's writes are all visible here.
-  for (unsigned k = 0; k < 2; ++k) {
-    const unsigned slot = tile_slot(threadIdx.x, k, blockDim.x);
-    keys[tile_start + slot] = tile[slot];
-  }
+  store_tile(keys, tile, tile_start);
 }
 
 // The strides of the merge of `size` that stay inside a tile: tile size / 2 down to 1.
-__global__ void __launch_bounds__(kTileSize / 2)
+__global__ void __launch_bounds__(kTileSize / kKeysPerThread)
     block_merge(int *keys, unsigned size, bool ascending) {
   __shared__ int tile[kTileSize];
-  const unsigned tile_size = 2 * blockDim.x;
+  const unsigned tile_size = kKeysPerThread * blockDim.x;
   const unsigned tile_start = blockIdx.x * tile_size;
-  for (unsigned k = 0; k < 2; ++k) {
-    const unsigned slot = tile_slot(threadIdx.x, k, blockDim.x);
-    tile[slot] = keys[tile_start + slot];
-  }
-  // Barrier: as in block_sort, every key of the tile must be loaded before the first step.
-  __syncthreads();
+  load_tile(tile, keys, tile_start);
   merge_in_block(tile, tile_start, size, tile_size / 2, ascending);
-  for (unsigned k = 0; k < 2; ++k) {
-    const unsigned slot = tile_slot(threadIdx.x, k, blockDim.x);
-    keys[tile_start + slot] = tile[slot];
-  }
+  store_tile(keys, tile, tile_start);
 }
 
 }  // namespace
@@ -141,19 +162,21 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
   if (n < 2) {
     return;
   }
-  // One thread per compare pair: n / 2 threads in every launch.
+  // One thread per compare pair: n / 2 threads in every bitonic_step launch.
   const unsigned pairs = n / 2;
   const unsigned threads = std::min(pairs, kThreadsPerBlock);
   const unsigned blocks = pairs / threads;
-  // The in-block kernels run one block of tile_size / 2 threads per tile.
+  // The in-block kernels run one block of tile_size / kKeysPerThread threads per tile.
   const unsigned tile_size = std::min(n, kTileSize);
   const unsigned tiles = n / tile_size;
   // Every size up to the tile, in one launch.
-  block_sort<<<tiles, tile_size / 2>>>(keys, ascending);
+  block_sort<<<tiles, tile_size / kKeysPerThread>>>(keys, ascending);
   CHECK_LAUNCH();
   for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
-    // Strides of a tile or more pair keys of different tiles, and no block can wait for
-    // another: these keep one launch per step, as in v0.
+    // Strides of a tile or more pair keys of different tiles. A block cannot wait for the
+    // others inside an ordinary launch (a grid-wide barrier needs a cooperative launch, whose
+    // blocks must all be resident at once: far fewer than n / kTileSize), so these keep one
+    // launch per step, as in v0.
     for (unsigned stride = size / 2; stride >= tile_size; stride /= 2) {
       // The next launch starts only after this one has finished writing: the barrier between
       // two steps, paid for with one launch per step.
@@ -161,7 +184,7 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
       CHECK_LAUNCH();
     }
     // The strides below the tile: one launch for all of them.
-    block_merge<<<tiles, tile_size / 2>>>(keys, size, ascending);
+    block_merge<<<tiles, tile_size / kKeysPerThread>>>(keys, size, ascending);
     CHECK_LAUNCH();
   }
 }

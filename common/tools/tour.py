@@ -1,41 +1,31 @@
 #!/usr/bin/env python3
 """The tour: every stage and the baselines over a range of sizes, measured in one run.
 
-    python3 common/tour.py --quick                 the demonstration: 2^16, 2^20, 2^24
-    python3 common/tour.py                         the full sweep, 2^10 .. 2^29 (minutes)
-    python3 common/tour.py --sizes 20,24 --csv out.csv
+    python3 common/tools/tour.py --quick              2^16, 2^20, 2^24 (a minute)
+    python3 common/tools/tour.py                      the full sweep, 2^10 .. 2^29 (minutes)
+    python3 common/tools/tour.py --sizes 20,24 --csv out.csv
 
-For every size it runs each stage program and the baselines (build/common/baselines) with
---csv, prints a progress line per run, and then the progression table in the seeds' form: time,
-step speedup over the row above, cumulative speedup over the first row, launches, effective
-bandwidth, and that bandwidth as a percentage of the device-to-device copy bandwidth measured
-at the start of the same run, at the sweep's largest size but at least 2^24 and at most 2^29
-(smaller copies reach less of the peak, so the floors of a short sweep such as --quick are
-looser). The floor
-column is the stage's pass count times one copy of the array at that bandwidth (README,
-"How we measure"). Every record goes to one CSV, with the GPU
-name, NVIDIA driver, CUDA version and date of the run; docs/generate.py makes the course's
-tables and plots from such a CSV. A size that does not fit in memory is skipped (exit code 4).
+For every size it runs each stage program and the baselines (build/common/tools/baselines) with
+--csv, prints a progress line per run, and then the progression table: time, the speedup over
+the stage before, the speedup over the first row, launches, effective bandwidth, and that
+bandwidth as a share of the device-to-device copy bandwidth measured at the start of the same
+run, at the sweep's largest size but at least 2^24 and at most 2^29 (smaller copies reach less
+of the peak, so the floors of a short sweep such as --quick are looser). The floor column is the
+stage's pass count times one copy of the array at that bandwidth (README, "How we measure").
+Every record goes to one CSV, with the GPU name, NVIDIA driver, CUDA version and date of the
+run; docs/generate.py makes the course's tables and plots from such a CSV. A size that does not
+fit in memory is skipped (exit code 4).
+
+--demo is the course's demonstration (`meson compile -C build demo`): --quick, and on a machine
+without a usable GPU one line saying that everything is built and that the run needs a GPU.
 """
 import argparse
 import csv
-import datetime
 import os
-import re
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-DEVICE_BASELINES = ["cub_radix", "cub_merge", "thrust"]
-
-
-def stage_names():
-    """The stages, in course order, from the top-level meson.build: one list to edit."""
-    with open(os.path.join(ROOT, "meson.build")) as file:
-        text = file.read()
-    block = re.search(r"stages = \[(.*?)\]", text, re.S).group(1)
-    return re.findall(r"'([^']+)'", block)
+import course
 
 
 def repetitions(q):
@@ -50,52 +40,37 @@ def repetitions(q):
     return 3
 
 
-def nvidia_driver(device):
-    try:
-        result = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader",
-                                 "-i", str(device)], capture_output=True, text=True, timeout=60)
-        return result.stdout.strip() if result.returncode == 0 else "unknown"
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-
-
 class Tour:
     def __init__(self, arguments):
         self.arguments = arguments
         self.records = []
+        self.fields = None
         self.runs_done = 0
         self.runs_total = 0
-        self.driver = nvidia_driver(arguments.device)
-        self.date = datetime.date.today().isoformat()
+        self.driver = course.nvidia_driver(arguments.device)
+        self.date = course.today()
         self.copy_gb_s = None
         self.failed = []
 
-    def program(self, name):
-        if name in DEVICE_BASELINES or name in ("std_sort", "copy"):
-            return [os.path.join(self.arguments.build, "common", "baselines"), "--algo", name]
-        return [os.path.join(self.arguments.build, name, name)]
-
     def run(self, name, q, reps):
         """Runs one program at n = 2^q; returns its CSV record, or None when it was skipped."""
-        command = self.program(name) + ["--log2", str(q), "--reps", str(reps), "--csv",
-                                        "--no-header", "--device", str(self.arguments.device)]
-        result = subprocess.run(command, capture_output=True, text=True)
+        command = course.program_command(self.arguments.build, name) + [
+            "--log2", str(q), "--reps", str(reps), "--device", str(self.arguments.device)]
+        code, record, errors = course.run_record(command)
         self.runs_done += 1
         progress = f"[{self.runs_done:3}/{self.runs_total}] 2^{q:<2} {name:16}"
-        if result.returncode == 4:
-            print(f"{progress} skipped: {result.stderr.strip()}", file=sys.stderr, flush=True)
+        if code == 4:
+            print(f"{progress} skipped: {errors.strip()}", file=sys.stderr, flush=True)
             return None
-        if result.returncode not in (0, 1):
-            sys.exit(f"{' '.join(command)} failed with exit code {result.returncode}:\n"
-                     f"{result.stderr}")
-        fields = next(csv.reader([result.stdout.strip().splitlines()[-1]]))
-        record = dict(zip(CSV_FIELDS, fields))
+        if code not in (0, 1) or record is None:
+            sys.exit(f"{' '.join(command)} failed with exit code {code}:\n{errors}")
+        self.fields = self.fields or list(record)
         record.update(nvidia_driver=self.driver, date=self.date,
                       copy_gb_s=f"{self.copy_gb_s:.1f}" if self.copy_gb_s else "")
         print(f"{progress} {float(record['sort_ms']):10.4f} ms  {record['validation']}",
               file=sys.stderr, flush=True)
         if record["validation"] != "pass":
-            print(result.stderr, file=sys.stderr)
+            print(errors, file=sys.stderr)
             self.failed.append(f"{name} at 2^{q}")
         self.records.append(record)
         return record
@@ -116,11 +91,12 @@ class Tour:
         every stage that is built, and the GPU baselines."""
         if self.arguments.only:
             return self.arguments.only.split(",")
-        stages = [name for name in stage_names() if os.path.exists(self.program(name)[0])]
+        names = [name for name in course.stage_names()
+                 if os.path.exists(course.program_command(self.arguments.build, name)[0])]
         if self.arguments.no_baselines:
-            return stages
+            return names
         serial = ["std_sort"] if q <= self.arguments.serial_max else []
-        return serial + stages + DEVICE_BASELINES
+        return serial + names + course.DEVICE_BASELINES
 
     def sweep(self, sizes, path):
         self.runs_total = 1 + sum(len(self.programs(q)) for q in sizes)
@@ -136,9 +112,9 @@ class Tour:
             self.write_csv(path)
 
     def measure_transfers(self, q, path):
-        """Host <-> device copies of 2^q keys, pageable and pinned (build/common/transfers)."""
-        command = [os.path.join(self.arguments.build, "common", "transfers"), "--log2", str(q),
-                   "--reps", "5", "--csv", "--device", str(self.arguments.device)]
+        """Host <-> device copies of 2^q keys, pageable and pinned (common/tools/transfers)."""
+        command = [os.path.join(self.arguments.build, "common", "tools", "transfers"), "--log2",
+                   str(q), "--reps", "5", "--csv", "--device", str(self.arguments.device)]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
             print(f"transfers skipped: {result.stderr.strip()}", file=sys.stderr)
@@ -148,61 +124,29 @@ class Tour:
             row.update(nvidia_driver=self.driver, date=self.date)
             print(f"transfer 2^{q} {row['memory']:8} {row['direction']:14} {float(row['ms']):9.3f} ms"
                   f" {row['gb_s']:>7} GB/s", file=sys.stderr)
-        with open(path, "w", newline="") as file:
-            writer = csv.DictWriter(file, fieldnames=list(rows[0]))
-            writer.writeheader()
-            writer.writerows(rows)
+        course.write_csv(path, rows)
 
     def write_csv(self, path):
-        folder = os.path.dirname(os.path.abspath(path))
-        os.makedirs(folder, exist_ok=True)
-        temporary = path + ".tmp"
-        with open(temporary, "w", newline="") as file:
-            writer = csv.DictWriter(file, fieldnames=CSV_FIELDS + EXTRA_FIELDS)
-            writer.writeheader()
-            writer.writerows(self.records)
-        os.replace(temporary, path)
+        course.write_csv(path, self.records,
+                         self.fields + ["nvidia_driver", "date", "copy_gb_s"])
 
 
-CSV_FIELDS = ("program,device,compute_capability,n,padded_n,order,distribution,seed,launches,"
-              "passes,reps,sort_ms,total_ms,mkeys_per_s,effective_gb_s,validation,cuda_runtime,"
-              "cuda_driver").split(",")
-EXTRA_FIELDS = ["nvidia_driver", "date", "copy_gb_s"]
-
-
-def floor_ms(record, copy_gb_s):
-    """Passes x one read and one write of the padded array at the copy bandwidth."""
-    if not record["passes"] or not copy_gb_s:
-        return None
-    return int(record["passes"]) * 8 * int(record["padded_n"]) / (copy_gb_s * 1e6)
-
-
-def print_table(q, rows, copy_gb_s):
-    """The seeds' progression table for one size. The first row (std::sort when it ran) is the
-    base of the cumulative speedup; each stage's step speedup is over the row above it."""
-    columns = ["program", "time ms", "step", "cumul.", "launches", "GB/s", "% copy", "floor ms",
+def print_table(q, records, copy_gb_s):
+    """The progression table of one size, as text."""
+    columns = ["program", "time ms", "vs prev", "vs first", "launches", "GB/s", "% copy",
                "x floor"]
     table = [columns]
-    first = previous = None
-    for row in rows:
-        time = float(row["sort_ms"])
-        is_stage = row["program"] not in DEVICE_BASELINES + ["std_sort"]
-        floor = floor_ms(row, copy_gb_s)
-        bandwidth = row["effective_gb_s"]
+    for row in course.progression_rows(records, copy_gb_s):
         table.append([
             row["program"],
-            f"{time:.4f}",
-            f"{previous / time:.2f}" if previous is not None and is_stage else "",
-            f"{first / time:.2f}" if first is not None else "1.00",
+            f"{row['time']:.4f}",
+            f"{row['over_previous']:.2f}" if row["over_previous"] else "",
+            f"{row['over_first']:.2f}",
             row["launches"],
-            bandwidth,
-            f"{100 * float(bandwidth) / copy_gb_s:.1f}%" if bandwidth else "",
-            f"{floor:.4f}" if floor else "",
-            f"{time / floor:.2f}" if floor else "",
+            f"{row['bandwidth']:.1f}" if row["bandwidth"] is not None else "",
+            f"{100 * row['of_copy']:.1f}%" if row["of_copy"] is not None else "",
+            f"{row['over_floor']:.2f}" if row["over_floor"] else "",
         ])
-        first = time if first is None else first
-        if is_stage or previous is None:
-            previous = time
     widths = [max(len(line[i]) for line in table) for i in range(len(columns))]
     print(f"\n2^{q} keys, copy bandwidth {copy_gb_s:.0f} GB/s (measured in this run)")
     for line in table:
@@ -211,15 +155,29 @@ def print_table(q, rows, copy_gb_s):
     sys.stdout.flush()
 
 
+def gpu_missing(build):
+    """Why no GPU run can happen here, or None when a GPU is usable. Asks the copy baseline,
+    which exits 3 and says why when there is no usable device."""
+    baselines = course.program_command(build, "copy")
+    if not os.path.exists(baselines[0]):
+        return None
+    code, _, errors = course.run_record(baselines + ["--log2", "10", "--reps", "1"])
+    if code != 3:
+        return None
+    return errors.strip().split("error: ", 1)[-1]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--build", default=os.path.join(ROOT, "build"),
+    parser.add_argument("--build", default=os.path.join(course.ROOT, "build"),
                         help="the Meson build folder (default: build)")
     parser.add_argument("--min", type=int, default=10, help="smallest size, log2 (default 10)")
     parser.add_argument("--max", type=int, default=29, help="largest size, log2 (default 29)")
     parser.add_argument("--sizes", help="comma-separated log2 sizes instead of --min/--max")
     parser.add_argument("--quick", action="store_true",
-                        help="the demonstration: sizes 16, 20 and 24")
+                        help="the demonstration's sizes: 16, 20 and 24")
+    parser.add_argument("--demo", action="store_true",
+                        help="the demonstration: --quick, and a clear word where there is no GPU")
     parser.add_argument("--serial-max", type=int, default=29,
                         help="largest log2 size for std::sort on the CPU (default 29)")
     parser.add_argument("--no-baselines", action="store_true", help="stages only")
@@ -233,7 +191,9 @@ def main():
     parser.add_argument("--transfers-only", action="store_true",
                         help="with --transfers-csv: time the copies and skip the sorts")
     arguments = parser.parse_args()
-    if arguments.quick:
+    if course.arguments_only():
+        return
+    if arguments.quick or arguments.demo:
         sizes = [16, 20, 24]
     elif arguments.sizes:
         sizes = [int(q) for q in arguments.sizes.split(",")]
@@ -241,10 +201,17 @@ def main():
         sizes = list(range(arguments.min, arguments.max + 1))
     if any(q < 0 or q > 30 for q in sizes):
         sys.exit("sizes are log2 values from 0 to 30")
-    missing = [path for path in (os.path.join(arguments.build, "common", "baselines"),)
-               if not os.path.exists(path)]
-    if missing:
-        sys.exit(f"{missing[0]} not found: build first (meson setup build && meson compile -C build)")
+    baselines = course.program_command(arguments.build, "copy")[0]
+    if not os.path.exists(baselines):
+        sys.exit(f"tour.py: {baselines} was not built: this build has no CUDA compiler, or was "
+                 "not compiled (meson setup build && meson compile -C build)")
+    reason = gpu_missing(arguments.build)
+    if reason is not None:
+        if arguments.demo:
+            print(f"Everything is built. The demonstration needs an NVIDIA GPU, and CUDA finds "
+                  f"none here: {reason}.")
+            return
+        sys.exit(f"tour.py: {reason}")
     tour = Tour(arguments)
     if arguments.transfers_csv:
         tour.measure_transfers(min(max(sizes), 29), arguments.transfers_csv)

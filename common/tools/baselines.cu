@@ -1,0 +1,222 @@
+// baselines: what one would use instead of a hand-written bitonic sort, measured the same way.
+//
+// The same command line, timing, validation and report as the stages (driver.h):
+//   std_sort   std::sort on one CPU core (no transfers; its time is the host's)
+//   cub_radix  cub::DeviceRadixSort, the fastest sort for integer keys on NVIDIA GPUs
+//   cub_merge  cub::DeviceMergeSort, a comparison sort like bitonic sort
+//   thrust     thrust::sort, the one-line call most code uses (it picks a radix sort for int)
+//   copy       not a sort: one device-to-device copy of the keys, the bandwidth ceiling that
+//              the results compare every pass against (reads 4n bytes, writes 4n)
+// and, for many arrays of L keys sorted separately (--segment L, docs/09_v7_batched.md):
+//   std_sort             std::sort of every array, one CPU core
+//   cub_segmented        cub::DeviceSegmentedSort::SortKeys, CUB's sort for many arrays
+//   cub_segmented_radix  cub::DeviceSegmentedRadixSort::SortKeys, one radix sort per array
+// The library calls need scratch memory. It is allocated at the first call (the warm-up run)
+// and reused, so the timed runs measure the sort, except for thrust, which allocates inside
+// every call, as a user of thrust::sort would see. The segmented calls find the arrays' bounds
+// through an iterator that computes array * L: no offset table is read.
+//
+// Build and run
+//   meson setup build && meson compile -C build baselines
+//   build/common/tools/baselines --log2 24 --algo cub_radix
+//   build/common/tools/baselines --log2 27 --segment 256 --algo cub_segmented
+#include <thrust/execution_policy.h>
+#include <thrust/functional.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/sort.h>
+#include <thrust/system_error.h>
+#include <cub/device/device_merge_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
+#include <cub/device/device_segmented_sort.cuh>
+#include <cuda/std/functional>
+
+#include <algorithm>
+#include <functional>
+#include <new>
+#include <string>
+
+#include "cuda_check.h"
+#include "driver.h"
+#include "errors.h"
+
+namespace {
+
+// Device memory that grows when asked for more and is kept between calls.
+class Scratch {
+ public:
+  ~Scratch() {
+    cudaFree(data_);
+  }
+  void *get(std::size_t bytes) {
+    if (bytes > bytes_) {
+      CUDA_CHECK(cudaFree(data_));
+      data_ = nullptr;
+      CUDA_CHECK(cudaMalloc(&data_, bytes));
+      bytes_ = bytes;
+    }
+    return data_;
+  }
+
+ private:
+  void *data_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+Scratch radix_alternate;
+Scratch radix_temporary;
+Scratch merge_temporary;
+Scratch copy_target;
+
+// Sorts every array of `segment` keys (segment == keys.size(): the whole input).
+void std_sort_keys(std::vector<int> &keys, std::size_t segment, bool ascending) {
+  for (auto begin = keys.begin(); begin != keys.end(); begin += segment) {
+    if (ascending) {
+      std::sort(begin, begin + segment);
+    } else {
+      std::sort(begin, begin + segment, std::greater<int>());
+    }
+  }
+}
+
+// After a sort that ping-pongs between two buffers, puts the result back where the keys were.
+void copy_back(int *keys, cub::DoubleBuffer<int> &buffers, unsigned n) {
+  if (buffers.Current() != keys) {
+    CUDA_CHECK(cudaMemcpyAsync(keys, buffers.Current(), n * sizeof(int), cudaMemcpyDeviceToDevice));
+  }
+}
+
+// CUB's two-call convention: the first call, without scratch memory, only says how many bytes
+// of it the sort needs; the second sorts. `call(temporary, bytes)` makes one of the calls.
+template <typename Call>
+void with_temporary(Scratch &scratch, const char *what, Call call) {
+  std::size_t temporary_bytes = 0;
+  check_cuda(call(nullptr, temporary_bytes), what, __FILE__, __LINE__);
+  check_cuda(call(scratch.get(temporary_bytes), temporary_bytes), what, __FILE__, __LINE__);
+}
+
+void cub_radix_sort(int *keys, unsigned n, bool ascending) {
+  // Radix sort is not in place: it ping-pongs between two buffers, and `buffers` ends up
+  // pointing at the one holding the result.
+  cub::DoubleBuffer<int> buffers(keys, static_cast<int *>(radix_alternate.get(n * sizeof(int))));
+  with_temporary(radix_temporary, "cub::DeviceRadixSort", [&](void *temporary, std::size_t &bytes) {
+    return ascending ? cub::DeviceRadixSort::SortKeys(temporary, bytes, buffers, n)
+                     : cub::DeviceRadixSort::SortKeysDescending(temporary, bytes, buffers, n);
+  });
+  copy_back(keys, buffers, n);
+}
+
+template <typename Before>
+void cub_merge_sort_with(int *keys, unsigned n, Before before) {
+  with_temporary(merge_temporary, "cub::DeviceMergeSort", [&](void *temporary, std::size_t &bytes) {
+    return cub::DeviceMergeSort::SortKeys(temporary, bytes, keys, n, before);
+  });
+}
+
+void cub_merge_sort(int *keys, unsigned n, bool ascending) {
+  if (ascending) {
+    cub_merge_sort_with(keys, n, cuda::std::less<int>());
+  } else {
+    cub_merge_sort_with(keys, n, cuda::std::greater<int>());
+  }
+}
+
+void thrust_sort(int *keys, unsigned n, bool ascending) {
+  // thrust reports CUDA failures as exceptions; turn them into the course's errors.
+  try {
+    if (ascending) {
+      thrust::sort(thrust::device, keys, keys + n);
+    } else {
+      thrust::sort(thrust::device, keys, keys + n, thrust::greater<int>());
+    }
+  } catch (const std::bad_alloc &) {
+    throw FatalError(kExitOutOfMemory, "thrust::sort could not allocate its scratch memory");
+  } catch (const thrust::system_error &error) {
+    throw FatalError(kExitCudaError, std::string("thrust::sort failed: ") + error.what());
+  }
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void copy_keys(int *keys, unsigned n, bool /*ascending*/) {
+  CUDA_CHECK(cudaMemcpyAsync(copy_target.get(n * sizeof(int)), keys, n * sizeof(int),
+                             cudaMemcpyDeviceToDevice));
+}
+
+// The offset of array `array` when every array holds `segment` keys: the iterator the segmented
+// sorts read their arrays' bounds from (begin: array a starts at a * segment; end: at the next).
+struct ArrayStart {
+  int segment;
+  __host__ __device__ int operator()(int array) const {
+    return array * segment;
+  }
+};
+
+using ArrayStarts = thrust::transform_iterator<ArrayStart, thrust::counting_iterator<int>>;
+
+ArrayStarts array_starts(unsigned segment) {
+  return ArrayStarts(thrust::counting_iterator<int>(0), ArrayStart{static_cast<int>(segment)});
+}
+
+// Both segmented CUB sorts take the same arguments; `Sort` names which one runs.
+template <typename Sort>
+void cub_segmented_with(int *keys, unsigned n, unsigned segment, bool ascending, const char *what) {
+  cub::DoubleBuffer<int> buffers(keys, static_cast<int *>(radix_alternate.get(n * sizeof(int))));
+  const int count = static_cast<int>(n);
+  const int arrays = static_cast<int>(n / segment);
+  const ArrayStarts begins = array_starts(segment);
+  const ArrayStarts ends = begins + 1;
+  with_temporary(radix_temporary, what, [&](void *temporary, std::size_t &bytes) {
+    return ascending
+        ? Sort::SortKeys(temporary, bytes, buffers, count, arrays, begins, ends)
+        : Sort::SortKeysDescending(temporary, bytes, buffers, count, arrays, begins, ends);
+  });
+  copy_back(keys, buffers, n);
+}
+
+void cub_segmented_sort(int *keys, unsigned n, unsigned segment, bool ascending) {
+  cub_segmented_with<cub::DeviceSegmentedSort>(keys, n, segment, ascending,
+                                               "cub::DeviceSegmentedSort");
+}
+
+void cub_segmented_radix_sort(int *keys, unsigned n, unsigned segment, bool ascending) {
+  cub_segmented_with<cub::DeviceSegmentedRadixSort>(keys, n, segment, ascending,
+                                                    "cub::DeviceSegmentedRadixSort");
+}
+
+// A library sort of the whole input.
+Algorithm device_algorithm(const std::string &name, void (*sort)(int *, unsigned, bool)) {
+  Algorithm algorithm;
+  algorithm.name = name;
+  algorithm.device_sort = [sort](int *keys, unsigned n, unsigned, bool ascending) {
+    sort(keys, n, ascending);
+  };
+  return algorithm;
+}
+
+// A library sort of many arrays at once (--segment; without it, one array of all the keys).
+Algorithm segmented_algorithm(const std::string &name,
+                              void (*sort)(int *, unsigned, unsigned, bool)) {
+  Algorithm algorithm;
+  algorithm.name = name;
+  algorithm.device_sort = sort;
+  algorithm.sorts_segments = true;
+  return algorithm;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Algorithm serial;
+  serial.name = "std_sort";
+  serial.host_sort = std_sort_keys;
+  serial.sorts_segments = true;
+  Algorithm copy = device_algorithm("copy", copy_keys);
+  copy.is_copy = true;
+  return run_program(
+      argc, argv, "baselines",
+      {serial, device_algorithm("cub_radix", cub_radix_sort),
+       device_algorithm("cub_merge", cub_merge_sort), device_algorithm("thrust", thrust_sort), copy,
+       segmented_algorithm("cub_segmented", cub_segmented_sort),
+       segmented_algorithm("cub_segmented_radix", cub_segmented_radix_sort)});
+}

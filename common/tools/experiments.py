@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""The course's recorded experiments: the runs behind the chapters' claims that the tour alone
+does not make.
+
+    python3 common/tools/experiments.py --build build --out results v6_steps segments
+
+  v4_tile        v4_half_threads as built (1024-thread blocks, a 2048-key tile) against the same
+                 stage with 512-thread blocks (a 1024-key tile): how much of v4's gain is its
+                 doubled tile (chapter 6)
+  v6_steps       v6_multistep with 3, 4, 5 and 6 compare steps per multistep pass (chapter 8)
+  v6_tile        v6_multistep with 16 keys per thread and an 8192-key tile against 8 keys per
+                 thread and a 2048-key tile (chapter 8)
+  v6_padding     v6_multistep with and without the padding of its shared-memory tile (chapter 8)
+  v7_mapping     v7_batched as built, 8 keys per thread (a warp holds 256 keys, a block 2048),
+                 against v6's 16 (512 and 8192), for arrays of 2 .. 2^14 keys (chapter 9)
+  segments       v7_batched against cub::DeviceSegmentedSort and DeviceSegmentedRadixSort for
+                 arrays of 2 .. 2^27 keys, 2^27 keys in all (chapter 9)
+  spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
+                 how far apart two measurements of one program fall (chapter 10)
+  distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 10)
+
+A variant of a stage is built from a copy of the stage's folder in which one constant of
+bitonic_index.h is changed, compiled with nvcc against the build's common libraries, so that it
+is the stage's own code but for that constant. Each experiment writes OUT/EXPERIMENT.csv: the
+programs' own CSV records (common/report.cpp) with the experiment, the variant, the NVIDIA
+driver and the date; docs/generate.py makes the chapters' tables from them.
+"""
+import argparse
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import course
+
+SIZES = [20, 24, 27, 29]
+
+
+def repetitions(q):
+    return 20 if q <= 20 else 10 if q <= 24 else 5 if q <= 27 else 3
+
+
+class Runner:
+    def __init__(self, arguments):
+        self.build = arguments.build
+        self.arch = arguments.arch
+        self.folder = os.path.join(arguments.build, "experiments")
+        self.driver = course.nvidia_driver()
+        self.date = course.today()
+        self.spread_runs = arguments.spread_runs
+        self.distribution_sizes = [int(q) for q in arguments.distribution_sizes.split(",")]
+
+    def variant(self, stage, name, constants):
+        """Builds `stage` with `constexpr unsigned NAME = VALUE;` in its bitonic_index.h for each
+        NAME: VALUE of `constants`; returns the program's path."""
+        def edit(text):
+            for constant, value in constants.items():
+                pattern = rf"(constexpr unsigned {constant} = )[^;]+;"
+                if not re.search(pattern, text):
+                    sys.exit(f"{stage}/bitonic_index.h has no constant {constant}")
+                text = re.sub(pattern, rf"\g<1>{value};", text, count=1)
+            return text
+        return self.edited(stage, name, edit)
+
+    def variant_with(self, stage, name, old, new):
+        """Builds `stage` with the text `old` of its bitonic_index.h replaced by `new`."""
+        def edit(text):
+            if old not in text:
+                sys.exit(f"{stage}/bitonic_index.h has no {old!r}")
+            return text.replace(old, new, 1)
+        return self.edited(stage, name, edit)
+
+    def edited(self, stage, name, edit):
+        """Copies `stage` to a folder `name`, rewrites its bitonic_index.h with `edit(text)` and
+        builds it; returns the program's path."""
+        target = os.path.join(self.folder, name)
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(os.path.join(course.ROOT, stage), target)
+        header = os.path.join(target, "bitonic_index.h")
+        with open(header) as file:
+            text = edit(file.read())
+        with open(header, "w") as file:
+            file.write(text)
+        return self.compile(stage, target, name)
+
+    def compile(self, stage, folder, name):
+        common = os.path.join(course.ROOT, "common")
+        main = "stage_segments_main.cpp" if "bitonic_sort_segments" in open(
+            os.path.join(folder, "bitonic_sort.cu")).read() else "stage_main.cpp"
+        program = os.path.join(folder, name)
+        # The objects of the build's common libraries (Meson's archives are thin: they only
+        # name these files).
+        objects = sorted(glob.glob(os.path.join(self.build, "common", "libcommon_*.a.p", "*.o")))
+        command = ["nvcc", "-O3", "-std=c++17", f"-arch={self.arch}", "-I", common, "-I", folder,
+                   f'-DSTAGE_NAME="{name}"', os.path.join(folder, "bitonic_sort.cu"),
+                   os.path.join(common, main)] + objects + ["-o", program]
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"building {name} failed:\n{result.stderr[-3000:]}")
+        print(f"built {name}", file=sys.stderr, flush=True)
+        return program
+
+    def record(self, experiment, variant, command):
+        code, record, errors = course.run_record(command)
+        if code != 0 or record is None:
+            sys.exit(f"{' '.join(command)} failed with exit code {code}:\n{errors}")
+        record = {"experiment": experiment, "variant": variant, **record,
+                  "nvidia_driver": self.driver, "date": self.date}
+        print(f"{experiment}|{variant}|{record['n']}|{record['segment']}|"
+              f"{record['distribution']}|{float(record['sort_ms']):.4f}|{record['validation']}",
+              file=sys.stderr, flush=True)
+        return record
+
+
+def stage_program(build, stage):
+    return course.program_command(build, stage)
+
+
+def v4_tile(runner):
+    programs = {
+        "1024-thread blocks, 2048-key tile": stage_program(runner.build, "v4_half_threads"),
+        "512-thread blocks, 1024-key tile":
+            [runner.variant("v4_half_threads", "v4_tile1024", {"kTileSize": "1024"})],
+    }
+    return [runner.record("v4_tile", variant, command + ["--log2", str(q), "--reps",
+                                                         str(repetitions(q))])
+            for q in SIZES for variant, command in programs.items()]
+
+
+def v6_steps(runner):
+    programs = {f"{steps} steps per pass":
+                [runner.variant("v6_multistep", f"v6_steps{steps}", {"kStepsPerPass": str(steps)})]
+                for steps in (3, 4, 5, 6)}
+    return [runner.record("v6_steps", variant, command + ["--log2", str(q), "--reps",
+                                                          str(repetitions(q))])
+            for q in SIZES for variant, command in programs.items()]
+
+
+def sweep(runner, experiment, programs, sizes=SIZES):
+    return [runner.record(experiment, variant, command + ["--log2", str(q), "--reps",
+                                                          str(repetitions(q))])
+            for q in sizes for variant, command in programs.items()]
+
+
+def v6_tile(runner):
+    return sweep(runner, "v6_tile", {
+        "16 keys per thread, 8192-key tile": stage_program(runner.build, "v6_multistep"),
+        "8 keys per thread, 2048-key tile": [runner.variant("v6_multistep", "v6_tile2048", {
+            "kRegisterBits": "3", "kTileSize": "2048", "kTileBits": "11"})],
+    })
+
+
+def v6_padding(runner):
+    return sweep(runner, "v6_padding", {
+        "padded tile": stage_program(runner.build, "v6_multistep"),
+        "no padding": [runner.variant_with("v6_multistep", "v6_unpadded",
+                                           "return slot + slot / 32;", "return slot;")],
+    }, sizes=[20, 27])
+
+
+def v7_mapping(runner):
+    programs = {
+        "8 keys per thread, 2048-key tile": stage_program(runner.build, "v7_batched"),
+        "16 keys per thread, 8192-key tile": [runner.variant("v7_batched", "v7_keys16", {
+            "kRegisterBits": "4", "kTileSize": "8192", "kTileBits": "13"})],
+    }
+    records = []
+    for log2_segment in range(1, 15):
+        for variant, command in programs.items():
+            records.append(runner.record("v7_mapping", variant, command + [
+                "--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]))
+    return records
+
+
+def segments(runner):
+    records = []
+    for log2_segment in list(range(1, 17)) + [18, 20, 22, 24, 27]:
+        segment = 1 << log2_segment
+        for program in ["v7_batched"] + course.SEGMENTED_BASELINES:
+            # DeviceSegmentedRadixSort sorts each array with a whole block of its own: seconds
+            # for short arrays, so one timed run there.
+            slow = program == "cub_segmented_radix" and segment <= 64
+            command = course.program_command(runner.build, program) + [
+                "--log2", "27", "--segment", str(segment), "--reps", "1" if slow else "5"]
+            records.append(runner.record("segments", program, command))
+    return records
+
+
+def spread(runner):
+    records = []
+    for q in (11, 15, 17, 20):
+        for repeat in range(runner.spread_runs):
+            for stage in course.stage_names():
+                records.append(runner.record("spread", f"run {repeat + 1}", stage_program(
+                    runner.build, stage) + ["--log2", str(q), "--reps", "20"]))
+    return records
+
+
+def distributions(runner):
+    names = ["uniform", "sorted", "reversed", "equal", "few-unique", "organ-pipe", "extremes"]
+    records = []
+    for q in runner.distribution_sizes:
+        for stage in course.stage_names():
+            for name in names:
+                records.append(runner.record("distributions", name, stage_program(
+                    runner.build, stage) + ["--log2", str(q), "--dist", name, "--reps",
+                                            "3" if q == 24 else "1"]))
+    return records
+
+
+EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v6_tile": v6_tile,
+               "v6_padding": v6_padding, "v7_mapping": v7_mapping, "segments": segments,
+               "spread": spread, "distributions": distributions}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(course.ROOT, "build"))
+    parser.add_argument("--out", required=True, help="folder for the CSV files")
+    parser.add_argument("--arch", default="native",
+                        help="nvcc -arch for the variants (default: the GPU in this machine)")
+    parser.add_argument("--spread-runs", type=int, default=5,
+                        help="spread: separate runs of each program (default 5)")
+    parser.add_argument("--distribution-sizes", default="24,27",
+                        help="distributions: log2 sizes (default 24,27)")
+    parser.add_argument("experiments", nargs="+", choices=sorted(EXPERIMENTS))
+    arguments = parser.parse_args()
+    if course.arguments_only():
+        return
+    runner = Runner(arguments)
+    for name in arguments.experiments:
+        records = EXPERIMENTS[name](runner)
+        path = os.path.join(arguments.out, f"{name}.csv")
+        course.write_csv(path, records)
+        print(f"wrote {len(records)} records to {path}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

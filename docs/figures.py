@@ -1,0 +1,309 @@
+"""The course's figures, drawn from the reference network and the stages' index rules.
+
+Every figure is made here from the host reference network (common/tools/network_dump) or from
+the index formulas of the stages' bitonic_index.h, which the cpu tests check; the measured plots
+are drawn from the recorded CSV files (docs/tables.py reads them)."""
+import math
+import subprocess
+
+from drawing import ASCENDING, DESCENDING, PALETTE, Svg, log_plot
+
+KERNEL_COLOURS = {"block_sort": "#7fb3d5", "bitonic_step": "#f5b041", "block_merge": "#82c99a"}
+
+
+def network(dump, n):
+    """[(size, stride, [(lower, upper, ascending)])] from common/network_dump."""
+    output = subprocess.run([dump, str(n)], capture_output=True, text=True, check=True).stdout
+    steps = {}
+    for line in output.splitlines():
+        size, stride, lower, upper, direction = line.split()
+        steps.setdefault((int(size), int(stride)), []).append(
+            (int(lower), int(upper), direction == "asc"))
+    return [(size, stride, comparators) for (size, stride), comparators in steps.items()]
+
+
+def comparator_columns(comparators):
+    """Sub-columns within a step so that comparators drawn in one column never overlap."""
+    columns = []
+    placed = []
+    for lower, upper, _ in comparators:
+        for index, column in enumerate(columns):
+            if all(upper < low or lower > up for low, up in column):
+                column.append((lower, upper))
+                placed.append(index)
+                break
+        else:
+            columns.append([(lower, upper)])
+            placed.append(len(columns) - 1)
+    return placed, max(1, len(columns))
+
+
+def draw_network(dump, n, row, column, kernel_of=None, tile=None, shared=False, title=""):
+    """The network as wires (rows) and comparators (vertical arrows). kernel_of(size, stride)
+    names the kernel that runs a step; consecutive steps of one launch share a coloured box."""
+    steps = network(dump, n)
+    left, top, gap = 64, 112 if kernel_of else 74, 14
+    layout, x = [], left
+    for size, stride, comparators in steps:
+        placed, width = comparator_columns(comparators)
+        layout.append((x, size, stride, comparators, placed, width))
+        x += width * column + gap
+    width_total, height_total = x + 24, top + n * row + 54
+    svg = Svg(int(width_total), int(height_total))
+    for line_number, line in enumerate(title):
+        svg.text(12, 20 + 17 * line_number, line, 14 if line_number == 0 else 12,
+                 weight="bold" if line_number == 0 else "normal")
+    # The merges: one label over the steps of each size.
+    for size in sorted({size for _, size, _, _, _, _ in layout}):
+        columns = [(x0, width) for x0, s, _, _, _, w in layout if s == size for width in [w]]
+        first, last = columns[0][0], columns[-1][0] + columns[-1][1] * column
+        label_y = top - (34 if kernel_of else 10)
+        svg.line(first, label_y + 4, last, label_y + 4, "#888", 0.8)
+        svg.text((first + last) / 2, label_y, f"size {size}", 10, "middle", "#555")
+    if kernel_of:
+        launches, current = [], None
+        for x0, size, stride, comparators, placed, width in layout:
+            kernel = kernel_of(size, stride)
+            if kernel == "bitonic_step" or kernel != (current[0] if current else None):
+                current = [kernel, x0, x0 + width * column]
+                launches.append(current)
+            else:
+                current[2] = x0 + width * column
+        for number, (kernel, x0, x1) in enumerate(launches, start=1):
+            svg.rect(x0 - 6, top - 26, x1 - x0 + 12, n * row + 30, KERNEL_COLOURS[kernel],
+                     opacity=0.35, rx=4)
+            svg.text((x0 + x1) / 2, top - 12, str(number), 11, "middle", weight="bold")
+        legend_x = 12
+        for kernel, colour in KERNEL_COLOURS.items():
+            svg.rect(legend_x, 44, 12, 12, colour, opacity=0.6)
+            label = kernel + (" (shared memory)" if shared and kernel != "bitonic_step" else "")
+            svg.text(legend_x + 16, 54, label, 11)
+            legend_x += 22 + 7 * len(label)
+        svg.text(legend_x + 10, 54, "numbers: launches in order", 11, fill="#555")
+    for wire in range(n):
+        y = top + wire * row + row / 2
+        svg.line(left - 10, y, width_total - 16, y, "#999", 0.8)
+        svg.text(left - 16, y + 4, str(wire), 10, "end", "#555")
+    if tile:
+        for boundary in range(tile, n, tile):
+            y = top + boundary * row
+            svg.line(left - 40, y, width_total - 16, y, "#555", 1.0, dash="4,3")
+        svg.text(12, top + n * row + 20, f"dashed: tile boundaries ({tile} keys per tile here)",
+                 11, fill="#555")
+    for x0, size, stride, comparators, placed, width in layout:
+        for (lower, upper, ascending), sub in zip(comparators, placed):
+            cx = x0 + sub * column + column / 2
+            y1, y2 = top + lower * row + row / 2, top + upper * row + row / 2
+            colour = ASCENDING if ascending else DESCENDING
+            svg.line(cx, y1, cx, y2, colour, 1.4)
+            svg.circle(cx, y1 if ascending else y2, 2.2, colour)
+            tip = y2 if ascending else y1
+            direction = 1 if ascending else -1
+            svg.polygon([(cx, tip), (cx - 3.2, tip - 6 * direction), (cx + 3.2, tip - 6 * direction)],
+                        colour)
+        svg.text(x0 + width * column / 2, top + n * row + (38 if tile else 16), f"{stride}", 10,
+                 "middle", "#555")
+    svg.text(left - 10, top + n * row + (38 if tile else 16), "stride", 10, "end", "#555")
+    return svg.render()
+
+
+def network_figure(dump):
+    return draw_network(dump, 16, 18, 11, title=[
+        "The bitonic network for n = 16",
+        "Arrows point to where the larger key goes: blue ascending pairs, red descending."])
+
+
+def kernels_figure(dump, shared):
+    n, tile = 32, 8
+
+    def kernel_of(size, stride):
+        if size <= tile:
+            return "block_sort"
+        return "bitonic_step" if stride >= tile else "block_merge"
+
+    stage = "v2_shared" if shared else "v1_fused"
+    return draw_network(dump, n, 12, 8, kernel_of, tile, shared, title=[
+        f"{stage}: the launch that runs each step",
+        "n = 32 and a tile of 8 keys for the picture; the stage's tile is 1024 keys."])
+
+
+def shuffle_figure():
+    lanes, cell = 32, 22
+    strides = [16, 8, 4, 2, 1]
+    left, top, band = 70, 40, 74
+    svg = Svg(left + lanes * cell + 20, top + len(strides) * band + 20)
+    svg.text(12, 22, "__shfl_xor_sync(mask, key, stride): lane l swaps keys with lane l ^ stride",
+             14, weight="bold")
+    for index, stride in enumerate(strides):
+        base = top + index * band + 52
+        svg.text(left - 10, base + 4, f"stride {stride}", 11, "end")
+        for lane in range(lanes):
+            x = left + lane * cell
+            svg.rect(x + 1, base - 8, cell - 2, 16, "#eef3f8", "#9ab")
+            svg.text(x + cell / 2, base + 4, str(lane), 9, "middle")
+            partner = lane ^ stride
+            if partner > lane:
+                x1, x2 = x + cell / 2, left + partner * cell + cell / 2
+                height = 6 + 38 * math.log2(2 * stride) / 5
+                colour = ASCENDING if lane % 2 == 0 else "#4a9a6a"
+                svg.path(f"M {x1:.1f} {base - 9:.1f} C {x1:.1f} {base - 9 - height:.1f} "
+                         f"{x2:.1f} {base - 9 - height:.1f} {x2:.1f} {base - 9:.1f}", colour, 1.1)
+    return svg.render()
+
+
+def lower_partner_figure():
+    n, cell = 16, 30
+    strides = [1, 2, 4, 8]
+    left, top, band = 80, 46, 78
+    svg = Svg(left + n * cell + 30, top + len(strides) * band + 36)
+    svg.text(12, 20, "get_lower_partner(t, stride): the pair of thread t", 14, weight="bold")
+    svg.text(12, 37, "lower = 2 (t - t % stride) + t % stride, upper = lower + stride", 12)
+    for index, stride in enumerate(strides):
+        base = top + index * band + 44
+        svg.text(left - 12, base + 4, f"stride {stride}", 11, "end")
+        owner = {}
+        for thread in range(n // 2):
+            offset = thread & (stride - 1)
+            owner[2 * (thread - offset) + offset] = thread
+        for element in range(n):
+            x = left + element * cell
+            is_lower = (element & stride) == 0
+            svg.rect(x + 1, base - 10, cell - 2, 20, "#d6e6f5" if is_lower else "#f8e0c8", "#889")
+            svg.text(x + cell / 2, base + 4, str(element), 10, "middle")
+            if is_lower:
+                thread = owner[element]
+                svg.text(x + cell / 2, base + 24, f"t{thread}", 10, "middle", ASCENDING, "bold")
+                x2 = left + (element + stride) * cell + cell / 2
+                height = 8 + 6 * math.log2(stride)
+                svg.path(f"M {x + cell / 2:.1f} {base - 11:.1f} C {x + cell / 2:.1f} "
+                         f"{base - 11 - height:.1f} {x2:.1f} {base - 11 - height:.1f} {x2:.1f} "
+                         f"{base - 11:.1f}", "#555", 0.9)
+    svg.text(left, top + len(strides) * band + 12,
+             "blue: lower elements (bit `stride` is 0) and the thread that owns the pair", 11,
+             fill="#555")
+    svg.text(left, top + len(strides) * band + 27, "orange: upper elements", 11, fill="#555")
+    return svg.render()
+
+
+def banks_figure():
+    lanes, cell = 32, 20
+    left, top, panel = 60, 40, 150
+    svg = Svg(left + lanes * cell + 30, top + 2 * panel + 30)
+    svg.text(12, 22, "The first tile store (k = 0) of one warp: lane -> shared-memory bank", 14,
+             weight="bold")
+    mappings = [("v4_half_threads: lane l writes word 2l (bank 2l mod 32)", lambda l: 2 * l),
+                ("v5_bank_free: lane l writes word l (bank l)", lambda l: l)]
+    for index, (label, word) in enumerate(mappings):
+        base = top + index * panel + 20
+        svg.text(left, base, label, 12, weight="bold")
+        hits = {}
+        for lane in range(lanes):
+            hits.setdefault(word(lane) % 32, []).append(lane)
+        for lane in range(lanes):
+            x = left + lane * cell
+            svg.rect(x + 1, base + 12, cell - 2, 16, "#eef3f8", "#9ab")
+            svg.text(x + cell / 2, base + 24, str(lane), 8, "middle")
+            bank = word(lane) % 32
+            conflict = len(hits[bank]) > 1
+            svg.line(x + cell / 2, base + 29, left + bank * cell + cell / 2, base + 92,
+                     DESCENDING if conflict else ASCENDING, 1.0)
+        for bank in range(32):
+            x = left + bank * cell
+            count = len(hits.get(bank, []))
+            fill = "#f5b7b1" if count > 1 else ("#d5f5e3" if count == 1 else "#f4f4f4")
+            svg.rect(x + 1, base + 93, cell - 2, 16, fill, "#9ab")
+            svg.text(x + cell / 2, base + 105, str(bank), 8, "middle")
+        svg.text(left - 8, base + 24, "lane", 9, "end", "#555")
+        svg.text(left - 8, base + 105, "bank", 9, "end", "#555")
+        worst = max(len(v) for v in hits.values())
+        svg.text(left, base + 126, f"most lanes on one bank: {worst}"
+                 + (" (2-way conflict: red)" if worst > 1 else " (no conflict)"), 11,
+                 fill=DESCENDING if worst > 1 else "#2e7d4f")
+    return svg.render()
+
+
+
+
+def warp_slot_figure():
+    """v4's register layout (warp_slot with two keys per thread): lane l holds keys l and l + 32
+    of its warp's run of 64, and a shuffle of stride s pairs the same register of lanes l and
+    l ^ s. The picture shows 16 lanes and stride 4 to keep it readable."""
+    lanes, cell = 16, 34
+    left, top = 96, 54
+    svg = Svg(left + lanes * cell + 24, top + 2 * 58 + 92)
+    svg.text(12, 22, "warp_slot with two keys per thread: register k of lane l holds key l + 32 k",
+             14, weight="bold")
+    svg.text(12, 40, "(the first 16 of the 32 lanes shown; arcs: the pairs of one shuffle, stride 4)",
+             11, fill="#555")
+    for lane in range(lanes):
+        svg.text(left + lane * cell + cell / 2, top + 6, f"lane {lane}" if lane < 1 else str(lane),
+                 9, "middle", "#555")
+    for register in range(2):
+        y = top + 18 + register * 58
+        svg.text(left - 10, y + 15, f"register {register}", 11, "end")
+        for lane in range(lanes):
+            x = left + lane * cell
+            svg.rect(x + 2, y, cell - 4, 22, "#eef3f8" if register == 0 else "#f8efe2", "#9ab")
+            svg.text(x + cell / 2, y + 15, str(lane + 32 * register), 10, "middle")
+        for lane in range(lanes):
+            partner = lane ^ 4
+            if partner > lane:
+                x1, x2 = left + lane * cell + cell / 2, left + partner * cell + cell / 2
+                svg.path(f"M {x1:.1f} {y + 23:.1f} C {x1:.1f} {y + 40:.1f} {x2:.1f} {y + 40:.1f} "
+                         f"{x2:.1f} {y + 23:.1f}", ASCENDING, 1.0)
+    base = top + 2 * 58 + 30
+    svg.text(12, base, "Key and lane differ by 32 k in register k, so key ^ stride (stride < 32) is "
+                       "in the same register of lane ^ stride:", 11)
+    svg.text(12, base + 17, "one shuffle per register exchanges every pair. The stride-32 pair, "
+                            "keys l and l + 32, is the two registers of one lane.", 11)
+    return svg.render()
+
+
+def multistep_figure():
+    """The group of keys one thread of v6's multistep holds for a pass of three steps with
+    lowest stride 4 (strides 16, 8, 4), on 64 keys: get_first_key and first + m * 4."""
+    n, cell = 64, 12
+    steps, lowest = 3, 4
+    left, top = 20, 58
+    svg = Svg(left + n * cell + 30, 300)
+    svg.text(12, 22, "multistep, 3 steps from stride 16: the 8 keys a thread holds, first + m * 4",
+             14, weight="bold")
+    svg.text(12, 40, "n = 64 for the picture; colours: threads 0, 1 and 5 (first = 0, 1, 33)", 11,
+             fill="#555")
+    colours = {0: ASCENDING, 1: "#2e7d4f", 5: DESCENDING}
+    owner = {}
+    for thread in range(n >> steps):
+        offset = thread & (lowest - 1)
+        first = ((thread - offset) << steps) + offset
+        for m in range(1 << steps):
+            owner[first + m * lowest] = thread
+    for key in range(n):
+        x = left + key * cell
+        thread = owner[key]
+        fill = colours.get(thread, "#f0f0f0")
+        svg.rect(x + 1, top, cell - 2, 18, fill, "#bbb", opacity=0.85 if thread in colours else 1)
+        if key % 8 == 0:
+            svg.text(x + cell / 2, top + 32, str(key), 9, "middle", "#555")
+    # The three steps of thread 5's group, as pairs of its registers m and m + 2^j.
+    first = ((5 - (5 & 3)) << steps) + (5 & 3)
+    for j, y in zip(range(steps - 1, -1, -1), (top + 76, top + 126, top + 176)):
+        stride = lowest << j
+        svg.text(12, y - 8, f"step {steps - j}: stride {stride}, registers m and m + {1 << j} "
+                            f"(keys {first + 0} and {first + stride}, ...)", 11)
+        for m in range(1 << steps):
+            x = left + (first + m * lowest) * cell + cell / 2
+            svg.circle(x, y + 10, 4, DESCENDING)
+            if (m >> j) & 1 == 0:
+                x2 = left + (first + (m + (1 << j)) * lowest) * cell + cell / 2
+                svg.path(f"M {x:.1f} {y + 6:.1f} C {x:.1f} {y - 8:.1f} {x2:.1f} {y - 8:.1f} "
+                         f"{x2:.1f} {y + 6:.1f}", "#555", 1.0)
+    svg.text(12, 292, "Every pair of the three steps lies in one thread's group: load 8 keys, "
+                      "compare in registers three times, store 8 keys.", 11)
+    return svg.render()
+
+
+def stage_plot(series, title, y_label, names, **options):
+    """A log plot of stages and baselines, each with its own colour, baselines dashed."""
+    colours = {name: PALETTE[index % len(PALETTE)] for index, name in enumerate(names)}
+    dashed = [name for name in names if name.startswith(("cub", "std", "thrust"))]
+    return log_plot(series, title, y_label, colours, dashed, **options)

@@ -1,0 +1,600 @@
+"""The course's tables and measured numbers, made from the recorded CSV files in docs/results/.
+
+Every number here is read from a file that a program of common/tools/ wrote on the GPU named in
+it; nothing is typed in. A stage, a size or an experiment that was not recorded shows as "not
+measured". docs/generate.py puts the results into the Markdown files.
+"""
+import csv
+import math
+import os
+import statistics
+
+import course
+
+DOCS = os.path.dirname(os.path.abspath(__file__))
+RESULTS = os.path.join(DOCS, "results")
+TOUR_FILES = ["h100_tour.csv", "h100_tour_2e29.csv"]
+HEADLINE_SIZES = [20, 24, 27, 29]
+NOT_MEASURED = "not measured"
+
+
+def load_csv(name):
+    path = os.path.join(RESULTS, name)
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as file:
+        return list(csv.DictReader(file))
+
+
+def log2(n):
+    return int(n).bit_length() - 1
+
+
+def ms(value):
+    if value is None:
+        return NOT_MEASURED
+    if value >= 100:
+        return f"{value:.1f}"
+    if value >= 1:
+        return f"{value:.2f}"
+    return f"{value:.4f}"
+
+
+def ratio(value, digits=2):
+    return NOT_MEASURED if value is None else f"{value:.{digits}f}"
+
+
+def table(header, rows, align=None):
+    align = align or ["l"] + ["r"] * (len(header) - 1)
+    marks = {"l": ":---", "r": "---:"}
+    lines = ["| " + " | ".join(header) + " |",
+             "| " + " | ".join(marks[a] for a in align) + " |"]
+    lines += ["| " + " | ".join(str(cell) for cell in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def recorded(rows, tool):
+    """'Measured on one GPU (driver, CUDA) on DATE by TOOL', from the first record."""
+    first = rows[0]
+    gpu = first.get("device") or first.get("gpu", "?")
+    cuda = first.get("cuda_runtime", "")
+    return (f"Measured on one {gpu} (driver {first.get('nvidia_driver', '?')}"
+            f"{', CUDA ' + cuda if cuda else ''}) on {first.get('date', '?')} by `{tool}`")
+
+
+class Tour:
+    """The tour's records, by (program, log2 n). Each record carries the copy bandwidth its own
+    run measured (copy_gb_s), and its floor uses that."""
+
+    def __init__(self):
+        self.files = [name for name in TOUR_FILES if load_csv(name)]
+        self.rows = [row for name in self.files for row in load_csv(name)]
+        self.by_key = {}
+        self.copies = []
+        for row in self.rows:
+            if row["program"] == "copy":
+                self.copies.append(float(row["effective_gb_s"]))
+            elif not row.get("segment") or row["segment"] == "0":
+                self.by_key[(row["program"], log2(row["n"]))] = row
+
+    def sizes(self):
+        return sorted({q for (_, q) in self.by_key})
+
+    def get(self, program, q):
+        return self.by_key.get((program, q))
+
+    def time(self, program, q):
+        row = self.get(program, q)
+        return float(row["sort_ms"]) if row else None
+
+    def copy_gb_s(self, program, q):
+        row = self.get(program, q)
+        return float(row["copy_gb_s"]) if row and row["copy_gb_s"] else None
+
+    def floor(self, program, q):
+        row = self.get(program, q)
+        return course.floor_ms(row, self.copy_gb_s(program, q)) if row else None
+
+    def over_floor(self, program, q):
+        time, floor = self.time(program, q), self.floor(program, q)
+        return time / floor if time and floor else None
+
+    def of_copy(self, program, q):
+        row = self.get(program, q)
+        if not row or not row["effective_gb_s"]:
+            return None
+        return float(row["effective_gb_s"]) / self.copy_gb_s(program, q)
+
+    def speedup(self, faster, slower, q):
+        a, b = self.time(faster, q), self.time(slower, q)
+        return b / a if a and b else None
+
+    def source(self):
+        if not self.rows:
+            return "(no tour recorded yet: run common/tools/tour.py on a GPU)"
+        copies = " and ".join(f"{copy:.0f}" for copy in self.copies)
+        runs = ("Two runs the same day, 2^10 .. 2^28 and 2^29 (std::sort up to 2^28 only); "
+                if len(self.files) > 1 else "")
+        return (recorded(self.rows, "common/tools/tour.py") + "; data: " +
+                ", ".join(f"`docs/results/{name}`" for name in self.files) + ". " + runs +
+                f"median of the timed runs after one warm-up; copy bandwidth {copies} GB/s, "
+                "measured in the same run as the sorts it is set against.")
+
+
+def stage_table(tour, stage, previous):
+    """A stage against the stage before it and against its floor, at the headline sizes."""
+    rows = []
+    for q in HEADLINE_SIZES:
+        row = tour.get(stage, q)
+        rows.append([f"2^{q}", ms(tour.time(previous, q)), ms(tour.time(stage, q)),
+                     f"{tour.speedup(stage, previous, q):.2f}x" if tour.speedup(
+                         stage, previous, q) else NOT_MEASURED,
+                     row["launches"] if row else NOT_MEASURED, ms(tour.floor(stage, q)),
+                     ratio(tour.over_floor(stage, q)),
+                     f"{float(row['effective_gb_s']):.0f}" if row else NOT_MEASURED])
+    header = ["n", f"{previous} ms", f"{stage} ms", "speedup over the previous stage", "passes",
+              "floor ms", "time / floor", "effective GB/s"]
+    return table(header, rows) + "\n" + tour.source() + "\n"
+
+
+def v0_table(tour):
+    rows = []
+    for q in tour.sizes():
+        row = tour.get("v0_naive", q)
+        if row and (q % 2 == 0 or q in (27, 29)):
+            time = tour.time("v0_naive", q)
+            rows.append([f"2^{q}", row["launches"], ms(time), ms(tour.floor("v0_naive", q)),
+                         ratio(tour.over_floor("v0_naive", q)),
+                         f"{float(row['effective_gb_s']):.0f}",
+                         f"{100 * tour.of_copy('v0_naive', q):.0f}%",
+                         f"{1000 * time / int(row['launches']):.1f}"])
+    return (table(["n", "launches", "sort ms", "floor ms", "time / floor", "effective GB/s",
+                   "% of copy", "us per launch"], rows) + "\n" + tour.source() + "\n")
+
+
+def progression(tour, q):
+    """Every program at one size: speedups over the stage before and over the first row."""
+    records = [tour.get(program, q) for program in
+               ["std_sort"] + course.course_stage_names() + course.DEVICE_BASELINES]
+    records = [record for record in records if record]
+    # Each record's own run's copy bandwidth (the same for all records of one size).
+    copy = tour.copy_gb_s(records[0]["program"], q) if records else None
+    rows = []
+    for row in course.progression_rows(records, copy):
+        rows.append([f"`{row['program']}`", ms(row["time"]),
+                     f"{row['over_previous']:.2f}" if row["over_previous"] else "",
+                     f"{row['over_first']:.1f}", row["launches"],
+                     f"{row['bandwidth']:.0f}" if row["bandwidth"] is not None else "",
+                     f"{100 * row['of_copy']:.0f}%" if row["of_copy"] is not None else "",
+                     f"{row['over_floor']:.2f}" if row["over_floor"] else ""])
+    return (table(["program", "sort ms", "speedup over the previous stage",
+                   "speedup over the first row", "passes", "effective GB/s", "% of copy",
+                   "time / floor"], rows) + "\n" + tour.source() + "\n")
+
+
+def readme_results(tour):
+    """The README's stage table: every stage of stages.txt that has a chapter, measured or not."""
+    rows = []
+    for stage in course.stages():
+        if not stage.chapter:
+            continue
+        row29 = tour.get(stage.name, 29)
+        cells = [f"[`{stage.name}`](docs/{stage.chapter})", stage.idea,
+                 row29["launches"] if row29 else NOT_MEASURED]
+        cells += [ms(tour.time(stage.name, q)) for q in (20, 24, 29)]
+        cells.append(ratio(tour.over_floor(stage.name, 29)))
+        rows.append(cells)
+    for program, label in (("cub_radix", "CUB radix sort (library)"),
+                           ("std_sort", "std::sort, one CPU core")):
+        rows.append([label, "", ""] + [ms(tour.time(program, q)) for q in (20, 24, 29)] + [""])
+    return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
+                   "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
+            " The floor is the stage's passes times one read and write of the array at the copy "
+            "bandwidth; `docs/10_results.md` has the full story.\n")
+
+
+def crossover(tour):
+    rows = []
+    for q in tour.sizes():
+        v5, v6 = tour.time("v5_bank_free", q), tour.time("v6_multistep", q)
+        cells = [f"2^{q}", ms(v5), ms(v6)]
+        for program in course.DEVICE_BASELINES:
+            time = tour.time(program, q)
+            cells += [ms(time), f"{v6 / time:.1f}x" if time and v6 else ""]
+        serial = tour.time("std_sort", q)
+        cells += [ms(serial), f"{serial / v6:.0f}x" if serial and v6 else ""]
+        rows.append(cells)
+    header = ["n", "v5 ms", "v6 ms", "CUB radix ms", "v6 / radix", "CUB merge ms", "v6 / merge",
+              "thrust ms", "v6 / thrust", "std::sort ms", "std::sort / v6"]
+    return table(header, rows) + "\n" + tour.source() + "\n"
+
+
+def crossover_size(tour, stage, program):
+    """The largest n up to which `stage` is faster than `program` at every measured size."""
+    best = None
+    for q in tour.sizes():
+        mine, theirs = tour.time(stage, q), tour.time(program, q)
+        if mine is None or theirs is None or mine >= theirs:
+            break
+        best = q
+    return f"2^{best}" if best is not None else "no size"
+
+
+def cpu_crossover_size(tour):
+    """The smallest n from which every stage is faster than std::sort at every larger size
+    where std::sort ran."""
+    answer = None
+    for q in reversed(tour.sizes()):
+        serial = tour.time("std_sort", q)
+        if serial is None:
+            continue
+        if any((tour.time(stage, q) or math.inf) >= serial for stage in course.course_stage_names()):
+            break
+        answer = q
+    return f"2^{answer}" if answer is not None else "no size"
+
+
+def totals(tour):
+    """Sort time against total time (pinned transfers included) for v6 and CUB radix."""
+    rows = []
+    for q in HEADLINE_SIZES:
+        for program in ("v6_multistep", "cub_radix"):
+            row = tour.get(program, q)
+            if not row:
+                continue
+            sort, total = float(row["sort_ms"]), float(row["total_ms"])
+            rows.append([f"2^{q}", f"`{program}`", ms(sort), ms(total),
+                         f"{100 * (total - sort) / total:.0f}%"])
+    return table(["n", "program", "sort ms", "total ms (pinned copies + sort)",
+                  "share of the copies"], rows, ["l", "l", "r", "r", "r"]) + "\n" + \
+        tour.source() + "\n"
+
+
+def transfers_table():
+    rows = load_csv("h100_transfers.csv")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    body = [[row["memory"], row["direction"].replace("_", " "),
+             f"{int(row['bytes']) / 2**30:.0f} GiB", ms(float(row["ms"])),
+             f"{float(row['gb_s']):.1f}"] for row in rows]
+    return (table(["host memory", "direction", "size", "ms", "GB/s"], body,
+                  ["l", "l", "r", "r", "r"]) + "\n" +
+            recorded(rows, "common/tools/transfers.cu") +
+            f" (median of {rows[0]['reps']} copies after one warm-up); data: "
+            "`docs/results/h100_transfers.csv`.\n")
+
+
+def banks_table(stages):
+    rows = load_csv("h100_bank_conflicts.csv")
+    body = [[f"`{row['stage']}`", f"`{row['kernel']}`", row["shared_store_instructions"],
+             row["shared_store_wavefronts"], row["store_bank_conflicts"],
+             row["shared_load_instructions"], row["shared_load_wavefronts"],
+             row["load_bank_conflicts"]]
+            for row in rows if row["stage"] in stages]
+    return (table(["program", "kernel", "shared stores", "store wavefronts", "store conflicts",
+                   "shared loads", "load wavefronts", "load conflicts"], body,
+                  ["l", "l"] + ["r"] * 6) + "\n" +
+            recorded(rows, "common/tools/measure_banks.py") +
+            f", first launch of each kernel at n = {rows[0]['n']} keys; data: "
+            "`docs/results/h100_bank_conflicts.csv`. Instructions are warp instructions "
+            "(`smsp__sass_inst_executed_op_shared_st/ld.sum`); wavefronts are the passes the "
+            "shared-memory pipeline made for them "
+            "(`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st/ld.sum`); conflicts are "
+            "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st/ld.sum`.\n")
+
+
+def sass_table(kernel, stages, opcodes):
+    rows = load_csv("h100_sass_memory.csv")
+    counts = {}
+    for row in rows:
+        if row["kernel"] == kernel and row["stage"] in stages:
+            counts.setdefault(row["stage"], {})[row["instruction"]] = row["count"]
+    body = [[f"`{stage}`"] + [counts[stage].get(op, "0") for op in opcodes]
+            for stage in stages if stage in counts]
+    return (table([f"{kernel} of"] + [f"`{op}`" for op in opcodes], body) +
+            f"\nInstructions in the machine code of `{kernel}` (each counted once however often "
+            f"it runs), from `cuobjdump -sass` of the measured build ({rows[0]['gpu']}, "
+            f"{rows[0]['date']}; data: `docs/results/h100_sass_memory.csv`).\n")
+
+
+def lower_partner_examples():
+    """Worked examples of get_lower_partner (the formula of bitonic_index.h, evaluated here;
+    tests/index_pair_test.cpp checks the header's function on the same examples)."""
+    rows = []
+    for thread, stride in [(0, 1), (1, 1), (6, 1), (6, 2), (6, 4), (6, 8), (11, 4), (13, 8)]:
+        offset = thread & (stride - 1)
+        run_start = 2 * (thread - offset)
+        lower = run_start + offset
+        rows.append([str(thread), f"{thread:04b}", str(stride), str(offset), str(run_start),
+                     f"{lower} ({lower:05b})", str(lower + stride)])
+    return table(["thread t", "t in binary", "stride", "offset = t & (stride - 1)",
+                  "run start = 2 (t - offset)", "lower", "upper = lower + stride"], rows)
+
+
+# ---------------------------------------------------------------------------------------------
+# Nsight Compute: where each stage's time goes
+
+
+class Profile:
+    """docs/results/h100_kernel_times.csv (every launch of one sort) and
+    h100_kernel_metrics.csv (the first launch and the last merge, with their metrics)."""
+
+    def __init__(self):
+        self.times = load_csv("h100_kernel_times.csv")
+        self.metrics = load_csv("h100_kernel_metrics.csv")
+
+    def launches(self, stage, q):
+        return [row for row in self.times if row["stage"] == stage and log2(row["n"]) == q]
+
+    def copy_ms(self, stage, q):
+        rows = self.launches(stage, q)
+        return float(rows[0]["copy_ms"]) if rows else None
+
+    def kernels(self, stage, q):
+        """kernel -> (launches, share of the sort's kernel time, median copies per launch)."""
+        rows = self.launches(stage, q)
+        total = sum(float(row["duration_ns"]) for row in rows)
+        copy_ns = 1e6 * self.copy_ms(stage, q)
+        found = {}
+        for kernel in dict.fromkeys(row["kernel"] for row in rows):
+            durations = [float(row["duration_ns"]) for row in rows if row["kernel"] == kernel]
+            found[kernel] = (len(durations), sum(durations) / total,
+                             statistics.median(durations) / copy_ns)
+        return found
+
+    def metric_rows(self, stage, q, kernel):
+        return [row for row in self.metrics if row["stage"] == stage and log2(row["n"]) == q and
+                row["kernel"] == kernel]
+
+    def source(self):
+        return (recorded(self.metrics or self.times, "common/tools/profile_kernels.py") +
+                " with Nsight Compute (`--clock-control none --cache-control none`), the second "
+                "of two sorts; data: `docs/results/h100_kernel_times.csv`, "
+                "`docs/results/h100_kernel_metrics.csv`. A copy is the time the copy baseline "
+                "takes to read and write the same keys, measured in the same run.")
+
+
+def stall_text(row):
+    parts = []
+    for rank in (1, 2, 3):
+        reason, cycles = row[f"stall_{rank}"], row[f"stall_{rank}_cycles"]
+        if reason:
+            parts.append(f"{reason.replace('_', ' ')} {float(cycles):.1f}")
+    return ", ".join(parts)
+
+
+def profile_table(profile, stages, sizes=(20, 27)):
+    """Per stage and size, per kernel: launches, share of the sort's kernel time, copies per
+    launch (median), and for the first launch or the last merge's launch of that kernel (the
+    one ncu profiled in full): DRAM throughput as a share of peak, achieved occupancy, shared-
+    memory wavefronts per key and the three largest warp stall reasons."""
+    rows = []
+    for stage in stages:
+        for q in sizes:
+            if not profile.launches(stage, q):
+                rows.append([f"`{stage}`", f"2^{q}", NOT_MEASURED] + [""] * 7)
+                continue
+            for kernel, (count, share, copies) in profile.kernels(stage, q).items():
+                detail = profile.metric_rows(stage, q, kernel)
+                # The launch of the kernel with the largest stride of the last merge.
+                pick = detail[0] if detail else None
+                cells = [f"`{stage}`", f"2^{q}", f"`{kernel}`", str(count), f"{100 * share:.0f}%",
+                         f"{copies:.2f}"]
+                if pick:
+                    keys = 1 << q
+                    cells += [f"{float(pick['dram_pct_of_peak']):.0f}%",
+                              f"{float(pick['achieved_occupancy_pct']):.0f}%",
+                              f"{float(pick['shared_wavefronts']) / keys:.2f}", stall_text(pick)]
+                else:
+                    cells += [""] * 4
+                rows.append(cells)
+    return (table(["stage", "n", "kernel", "launches", "share of the time", "copies per launch",
+                   "DRAM, % of peak", "achieved occupancy", "shared wavefronts per key",
+                   "largest stall reasons (cycles per instruction)"], rows,
+                  ["l", "l", "l"] + ["r"] * 6 + ["l"]) +
+            "\n" + profile.source() + " The last four columns are those of the kernel's first "
+            "launch in the sort's last merge (for block_sort, its only launch).\n")
+
+
+STRIDE_CLASSES = [("below 32", lambda stride, n: stride < 32),
+                  ("32 to 2^11", lambda stride, n: 32 <= stride < 2048),
+                  ("2^11 to n / 4", lambda stride, n: 2048 <= stride < n // 2),
+                  ("n / 2, the largest", lambda stride, n: stride == n // 2)]
+
+
+def stride_table(profile, stages, sizes=(20, 27)):
+    """The cost of bitonic_step (or multistep) launches by the stride they start at: the median
+    launch in copies of the array."""
+    rows = []
+    for stage in stages:
+        for q in sizes:
+            launches = [row for row in profile.launches(stage, q)
+                        if row["kernel"] in ("bitonic_step", "multistep")]
+            if not launches:
+                continue
+            copy_ns = 1e6 * profile.copy_ms(stage, q)
+            cells = [f"`{stage}`", f"2^{q}"]
+            for _, belongs in STRIDE_CLASSES:
+                durations = [float(row["duration_ns"]) for row in launches
+                             if belongs(int(row["stride"]), 1 << q)]
+                cells.append(f"{statistics.median(durations) / copy_ns:.2f} ({len(durations)})"
+                             if durations else "")
+            rows.append(cells)
+    return (table(["stage", "n"] + [f"stride {name}" for name, _ in STRIDE_CLASSES], rows) +
+            "\nMedian launch time of `bitonic_step` (`multistep` for v6, by its largest stride) in "
+            "copies of the array, and in brackets the number of such launches in one sort. " +
+            profile.source() + "\n")
+
+
+def dram_bytes(profile, stage, q, kernel, largest=True):
+    """(read, written) MiB of one profiled launch of the kernel."""
+    rows = profile.metric_rows(stage, q, kernel)
+    if not rows:
+        return None
+    row = max(rows, key=lambda r: int(r["stride"])) if largest else rows[-1]
+    return float(row["dram_read_bytes"]) / 2**20, float(row["dram_write_bytes"]) / 2**20
+
+
+# ---------------------------------------------------------------------------------------------
+# The recorded experiments
+
+
+def experiment_table(name, sizes=HEADLINE_SIZES, baseline=None):
+    """Sort time of each variant of an experiment at each size, and the ratio to `baseline`."""
+    rows = load_csv(f"h100_{name}.csv")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    variants = list(dict.fromkeys(row["variant"] for row in rows))
+    times = {(row["variant"], log2(row["n"])): float(row["sort_ms"]) for row in rows}
+    passes = {(row["variant"], log2(row["n"])): row["passes"] for row in rows}
+    measured = [q for q in sizes if any((v, q) in times for v in variants)]
+    body = []
+    for variant in variants:
+        cells = [variant]
+        for q in measured:
+            time = times.get((variant, q))
+            cells.append(f"{ms(time)} ({passes[(variant, q)]})" if time else NOT_MEASURED)
+        if baseline:
+            base = times.get((baseline, measured[-1]))
+            cells.append(f"{times[(variant, measured[-1])] / base:.2f}")
+        body.append(cells)
+    header = ["variant"] + [f"2^{q} ms (passes)" for q in measured]
+    if baseline:
+        header.append(f"time at 2^{measured[-1]} / {baseline}'s")
+    return (table(header, body) + "\n" + recorded(rows, "common/tools/experiments.py " + name) +
+            f"; data: `docs/results/h100_{name}.csv`. Median of the timed runs after one "
+            "warm-up, every run checked against std::sort.\n")
+
+
+def experiment_time(name, variant, q, segment=None):
+    for row in load_csv(f"h100_{name}.csv"):
+        if row["variant"] == variant and log2(row["n"]) == q and (
+                segment is None or int(row["segment"]) == segment):
+            return float(row["sort_ms"])
+    return None
+
+
+def segment_times(name="segments"):
+    """program -> {log2 L: ms} from the segments experiment (or v7_mapping's variants)."""
+    found = {}
+    for row in load_csv(f"h100_{name}.csv"):
+        found.setdefault(row["variant"], {})[log2(row["segment"])] = float(row["sort_ms"])
+    return found
+
+
+def segments_table():
+    rows = load_csv("h100_segments.csv")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    times = segment_times()
+    v7 = times.get("v7_batched", {})
+    cub = times.get("cub_segmented", {})
+    radix = times.get("cub_segmented_radix", {})
+    copy_ms = copy_time_2e27()
+    body = []
+    for s in sorted(v7):
+        cells = [f"2^{s} ({1 << s})", str((1 << 27) >> s), ms(v7[s]),
+                 f"{v7[s] / copy_ms:.1f}" if copy_ms else "", ms(cub.get(s)),
+                 f"{cub[s] / v7[s]:.1f}x" if s in cub else "", ms(radix.get(s)),
+                 f"{radix[s] / v7[s]:.1f}x" if s in radix else ""]
+        body.append(cells)
+    return (table(["array length L", "arrays", "v7_batched ms", "in copies",
+                   "cub::DeviceSegmentedSort ms", "CUB / v7", "DeviceSegmentedRadixSort ms",
+                   "radix / v7"], body) + "\n" +
+            recorded(rows, "common/tools/experiments.py segments") +
+            "; data: `docs/results/h100_segments.csv`. 2^27 keys in all, uniform over int32; "
+            "median of 5 timed runs after one warm-up (1 for DeviceSegmentedRadixSort with "
+            "L <= 64, which takes seconds), every array of every run checked against std::sort. "
+            "A copy is one read and write of the 2^27 keys at the copy bandwidth of the tour "
+            "(h100_tour.csv).\n")
+
+
+def copy_time_2e27():
+    """One read and write of 2^27 keys at the tour's copy bandwidth, in ms."""
+    tour = Tour()
+    return 8 * 2**27 / (tour.copies[0] * 1e6) if tour.copies else None
+
+
+def segments_crossover():
+    """The largest L up to which v7 is faster than cub::DeviceSegmentedSort at every L."""
+    times = segment_times()
+    v7, cub = times.get("v7_batched", {}), times.get("cub_segmented", {})
+    best = None
+    for s in sorted(v7):
+        if s not in cub or v7[s] >= cub[s]:
+            break
+        best = s
+    return f"2^{best}" if best is not None else "no length"
+
+
+def mapping_table():
+    rows = load_csv("h100_v7_mapping.csv")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    times = segment_times("v7_mapping")
+    variants = list(times)
+    body = []
+    for s in sorted(times[variants[0]]):
+        cells = [f"2^{s}"] + [ms(times[v].get(s)) for v in variants]
+        a, b = times[variants[0]].get(s), times[variants[1]].get(s)
+        cells.append(f"{b / a:.2f}" if a and b else "")
+        body.append(cells)
+    return (table(["array length"] + [f"{v} ms" for v in variants] +
+                  [f"second / first"], body) + "\n" +
+            recorded(rows, "common/tools/experiments.py v7_mapping") +
+            "; data: `docs/results/h100_v7_mapping.csv`. 2^27 keys in all, median of 5 timed "
+            "runs after one warm-up, every array checked.\n")
+
+
+def repeat_table():
+    """The same build of a stage measured in different recorded runs: the tour and the
+    experiments that ran the stage as built (the spread between two runs of one program)."""
+    runs = {}
+    for (program, q), row in Tour().by_key.items():
+        runs.setdefault((program, q), []).append(("tour", float(row["sort_ms"])))
+    as_built = {"v4_tile": ("1024-thread blocks, 2048-key tile", "v4_half_threads"),
+                "v6_tile": ("16 keys per thread, 8192-key tile", "v6_multistep"),
+                "v6_padding": ("padded tile", "v6_multistep")}
+    for name, (variant, program) in as_built.items():
+        for row in load_csv(f"h100_{name}.csv"):
+            if row["variant"] == variant:
+                runs.setdefault((program, log2(row["n"])), []).append((name, float(row["sort_ms"])))
+    body = []
+    for program in ("v4_half_threads", "v6_multistep"):
+        for q in HEADLINE_SIZES:
+            found = runs.get((program, q), [])
+            if len(found) < 2:
+                continue
+            values = [value for _, value in found]
+            spread = (max(values) - min(values)) / min(values)
+            body.append([f"`{program}`", f"2^{q}", ", ".join(f"{ms(v)} ({n})" for n, v in found),
+                         f"{100 * spread:.1f}%"])
+    return (table(["stage", "n", "sort ms (run)", "largest / smallest - 1"], body) +
+            "\nThe same stage configuration in separate recorded runs on one day: "
+            "the tour and the experiments in which it ran as built (`docs/results/h100_tour*.csv`, "
+            "`h100_v4_tile.csv`, `h100_v6_tile.csv`, `h100_v6_padding.csv`).\n")
+
+
+def tally(tour, predictions):
+    """Each stage's predicted speedup at 2^29 (a range) against the measured one."""
+    stages = course.course_stage_names()
+    rows, counts = [], {"within": 0, "above": 0, "below": 0}
+    for previous, stage in zip(stages, stages[1:]):
+        if stage not in predictions:
+            continue
+        low, high, text = predictions[stage]
+        measured = tour.speedup(stage, previous, 29)
+        if measured is None:
+            verdict = NOT_MEASURED
+        else:
+            verdict = ("within" if low <= measured <= high else
+                       "above" if measured > high else "below")
+            counts[verdict] += 1
+        rows.append([f"`{stage}`", text, f"{low:.2f}x .. {high:.2f}x",
+                     f"{measured:.2f}x" if measured else NOT_MEASURED,
+                     verdict if verdict == NOT_MEASURED else f"{verdict} the prediction"])
+    summary = (f"Of {sum(counts.values())} predictions, {counts['within']} held, "
+               f"{counts['above']} were beaten and {counts['below']} were missed.")
+    return (table(["stage", "predicted (stage header)", "as a speedup at 2^29",
+                   "measured at 2^29", "verdict"], rows, ["l", "l", "r", "r", "l"]) + "\n" +
+            summary + " " + tour.source() + "\n")

@@ -1,0 +1,59 @@
+// gpu suite, exercise 2 (docs/11_exercises.md): the check a student's stage lists in its
+// stage_gpu_tests for bitonic_sort_pairs(keys, values, n, ascending). Bitonic sort is not
+// stable, so the values are checked for what any right answer has: the keys equal std::sort of
+// the keys, the values are a permutation of 0 .. n - 1, and each value points at its key.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <vector>
+
+#include "cuda_buffers.h"
+#include "data.h"
+
+void bitonic_sort_pairs(int *keys, int *values, unsigned n, bool ascending);
+
+TEST_CASE("keys sorted, values a permutation that points at each key") {
+  for (unsigned n : {1u, 2u, 64u, 1024u, 4096u, 1u << 16, 1u << 20}) {
+    for (Distribution distribution : {Distribution::kUniform, Distribution::kFewUnique,
+                                      Distribution::kEqual, Distribution::kExtremes}) {
+      for (const bool ascending : {true, false}) {
+        const std::vector<int> keys = generate_keys(distribution, n, n + 3);
+        std::vector<int> values(n);
+        std::iota(values.begin(), values.end(), 0);
+        DeviceBuffer device_keys(n), device_values(n);
+        CUDA_CHECK(
+            cudaMemcpy(device_keys.data(), keys.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+        CUDA_CHECK(cudaMemcpy(device_values.data(), values.data(), n * sizeof(int),
+                              cudaMemcpyHostToDevice));
+        bitonic_sort_pairs(device_keys.data(), device_values.data(), n, ascending);
+        CUDA_CHECK(cudaGetLastError());
+        std::vector<int> out_keys(n), out_values(n);
+        CUDA_CHECK(cudaMemcpy(out_keys.data(), device_keys.data(), n * sizeof(int),
+                              cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(out_values.data(), device_values.data(), n * sizeof(int),
+                              cudaMemcpyDeviceToHost));
+        std::vector<int> expected(keys);
+        if (ascending) {
+          std::sort(expected.begin(), expected.end());
+        } else {
+          std::sort(expected.begin(), expected.end(), std::greater<int>());
+        }
+        INFO("n = " << n << ", " << distribution_name(distribution)
+                    << (ascending ? ", ascending" : ", descending"));
+        CHECK(out_keys == expected);
+        std::vector<int> seen(out_values);
+        std::sort(seen.begin(), seen.end());
+        CHECK(seen == values);
+        bool points_at_key = true;
+        for (unsigned i = 0; i < n; ++i) {
+          const int value = out_values[i];
+          points_at_key = points_at_key && value >= 0 && static_cast<unsigned>(value) < n &&
+              keys[value] == out_keys[i];
+        }
+        CHECK(points_at_key);
+      }
+    }
+  }
+}

@@ -1,0 +1,65 @@
+// exercise_solutions.cu: obviously correct, slow solutions of exercises 1 to 3, so that the gpu
+// suite can check that the exercises' checks (tests/exercise_*_test.cpp) accept a right answer.
+// Each copies the keys to the host, sorts them there with the order the exercise asks for, and
+// copies them back. A student's stage replaces this file with kernels.
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <numeric>
+#include <vector>
+
+#include "cuda_check.h"
+#include "float_order.h"
+
+namespace {
+
+template <typename T>
+std::vector<T> to_host(const T *device, unsigned n) {
+  std::vector<T> host(n);
+  CUDA_CHECK(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
+  return host;
+}
+
+template <typename T>
+void to_device(T *device, const std::vector<T> &host) {
+  CUDA_CHECK(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+}  // namespace
+
+// Exercise 1: any n, no padding.
+void bitonic_sort(int *keys, unsigned n, bool ascending) {
+  std::vector<int> host = to_host(keys, n);
+  if (ascending) {
+    std::sort(host.begin(), host.end());
+  } else {
+    std::sort(host.begin(), host.end(), std::greater<int>());
+  }
+  to_device(keys, host);
+}
+
+// Exercise 2: pairs, sorted by key.
+void bitonic_sort_pairs(int *keys, int *values, unsigned n, bool ascending) {
+  const std::vector<int> key = to_host(keys, n);
+  const std::vector<int> value = to_host(values, n);
+  std::vector<unsigned> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(),
+            [&](unsigned a, unsigned b) { return ascending ? key[a] < key[b] : key[a] > key[b]; });
+  std::vector<int> sorted_keys(n), sorted_values(n);
+  for (unsigned i = 0; i < n; ++i) {
+    sorted_keys[i] = key[order[i]];
+    sorted_values[i] = value[order[i]];
+  }
+  to_device(keys, sorted_keys);
+  to_device(values, sorted_values);
+}
+
+// Exercise 3: floats in IEEE 754 totalOrder.
+void bitonic_sort_floats(float *keys, unsigned n, bool ascending) {
+  std::vector<float> host = to_host(keys, n);
+  std::sort(host.begin(), host.end(), [&](float a, float b) {
+    return ascending ? float_total_order_less(a, b) : float_total_order_less(b, a);
+  });
+  to_device(keys, host);
+}
