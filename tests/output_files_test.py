@@ -10,6 +10,7 @@ Usage: output_files_test.py BASELINES_PROGRAM
     through and stay what they are;
   - a directory and a missing folder are refused with exit code 2 and one line, at once;
   - a valid name as long as the file system allows works;
+  - --segment with --input and --output sorts each array of the file on its own;
   - an input that is a fifo, /dev/stdin or a /proc file is read (or refused for what it holds),
     never called empty when it is not; --output naming the --input file through a link is
     refused.
@@ -71,6 +72,20 @@ with tempfile.TemporaryDirectory() as folder:
         expect("a regular output is replaced by the sorted keys",
                result.returncode == 0 and unpack(file.read()) == sorted(KEYS), result.stderr)
     expect("the output keeps its permissions", stat.S_IMODE(os.stat(output).st_mode) == 0o640)
+
+    # --segment with files: every array of 4 keys sorted on its own, in the order asked for.
+    arrays = [7, 3, -2, 9, 2147483647, -2147483648, 0, 1]
+    with open(source, "wb") as file:
+        file.write(pack(arrays))
+    result = run(["--input", source, "--output", output, "--segment", "4", "--order", "desc"])
+    with open(output, "rb") as file:
+        expect("--segment 4 sorts each array of a file on its own",
+               result.returncode == 0 and unpack(file.read()) ==
+               sorted(arrays[:4], reverse=True) + sorted(arrays[4:], reverse=True), result.stderr)
+    refused("--segment that does not divide the file's keys is refused",
+            ["--input", source, "--output", output, "--segment", "16"], "--segment 16")
+    with open(source, "wb") as file:
+        file.write(pack(KEYS))
 
     # Stopped midway: the old file stays, no temporary file is left.
     for number, name in ((signal.SIGINT, "SIGINT"), (signal.SIGTERM, "SIGTERM")):

@@ -89,7 +89,7 @@ def main():
     arguments = parser.parse_args()
     if course.arguments_only():
         return
-    ncu = course.find_tool("ncu")
+    ncu = None if arguments.sass_only else course.find_tool("ncu")
     gpu, driver, date = course.gpu_name(), course.nvidia_driver(), course.today()
     programs = [(stage, course.program_command(arguments.build, stage)[0])
                 for stage in course.stage_names() if course.uses_shared_memory(stage)]
