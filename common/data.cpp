@@ -279,12 +279,25 @@ std::uint64_t known_key_count(const std::string &path) {
 }
 
 std::vector<int> read_keys_file(const std::string &path) {
-  input_status(path);
+  const std::uint64_t known = known_key_count(path);
   std::FILE *file = std::fopen(path.c_str(), "rb");
   if (file == nullptr) {
     throw FatalError(kExitBadInput, system_error("cannot open input file", path));
   }
-  // Read to the end, whatever the file claims its size is, but not past what a run can sort.
+  if (known != 0) {
+    // A regular file: its size is the number of keys, read straight into place.
+    std::vector<int> keys(known);
+    const std::size_t read = std::fread(keys.data(), sizeof(int), known, file);
+    const bool failed = std::ferror(file) != 0;
+    std::fclose(file);
+    if (failed || read != known) {
+      throw FatalError(kExitBadInput,
+                       "cannot read input file '" + path + "': got " + std::to_string(read) +
+                           " of " + std::to_string(known) + " keys");
+    }
+    return keys;
+  }
+  // A pipe, a terminal or a /proc file: read to the end, but not past what a run can sort.
   std::vector<char> bytes;
   std::vector<char> chunk(1 << 20);
   const std::uint64_t most = kMaxKeys * sizeof(int) + 1;
@@ -374,7 +387,12 @@ void OutputFile::commit(const std::vector<int> &keys) {
     if (descriptor < 0) {
       throw FatalError(kExitBadInput, system_error("cannot write output file", path_));
     }
-    write_all(descriptor, keys, path_);
+    try {
+      write_all(descriptor, keys, path_);
+    } catch (const FatalError &) {
+      close(descriptor);
+      throw;
+    }
     close(descriptor);
     return;
   }

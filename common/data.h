@@ -38,8 +38,9 @@ std::vector<int> generate_keys(Distribution distribution, std::size_t n, std::ui
 // FatalError(kExitBadInput) with the reason when the file cannot be a key file (missing, a
 // directory, a socket, a block device, a bad size).
 std::uint64_t known_key_count(const std::string &path);
-// The keys of a raw little-endian int32 file: a regular file, or anything that can be read to its
-// end (a pipe, /dev/stdin, a /proc file). The same checks as known_key_count, on what was read.
+// The keys of a raw little-endian int32 file: a regular file (read straight into the result), or
+// anything else that can be read to its end (a pipe, /dev/stdin, a /proc file; read in pieces,
+// then checked like known_key_count checks a size).
 std::vector<int> read_keys_file(const std::string &path);
 
 // Where the sorted keys go (--output). Nothing is ever half-written or clobbered:

@@ -103,12 +103,26 @@ void print_report(const Options &options, const Report &report, bool first) {
 
 }  // namespace
 
-Algorithm stage_algorithm(const std::string &name, void (*sort)(int *, unsigned, bool)) {
+Algorithm device_algorithm(const std::string &name, void (*sort)(int *, unsigned, bool)) {
   Algorithm algorithm;
   algorithm.name = name;
   algorithm.device_sort = [sort](int *keys, unsigned n, unsigned, bool ascending) {
     sort(keys, n, ascending);
   };
+  return algorithm;
+}
+
+Algorithm segmented_device_algorithm(const std::string &name,
+                                     void (*sort_segments)(int *, unsigned, unsigned, bool)) {
+  Algorithm algorithm;
+  algorithm.name = name;
+  algorithm.device_sort = sort_segments;
+  algorithm.sorts_segments = true;
+  return algorithm;
+}
+
+Algorithm stage_algorithm(const std::string &name, void (*sort)(int *, unsigned, bool)) {
+  Algorithm algorithm = device_algorithm(name, sort);
   algorithm.pads_to_power_of_two = true;
   algorithm.launches_are_passes = true;
   return algorithm;
@@ -116,12 +130,9 @@ Algorithm stage_algorithm(const std::string &name, void (*sort)(int *, unsigned,
 
 Algorithm segmented_stage_algorithm(const std::string &name,
                                     void (*sort_segments)(int *, unsigned, unsigned, bool)) {
-  Algorithm algorithm;
-  algorithm.name = name;
-  algorithm.device_sort = sort_segments;
+  Algorithm algorithm = segmented_device_algorithm(name, sort_segments);
   algorithm.pads_to_power_of_two = true;
   algorithm.launches_are_passes = true;
-  algorithm.sorts_segments = true;
   return algorithm;
 }
 

@@ -27,6 +27,13 @@ struct Algorithm {
   bool sorts_segments = false;
 };
 
+// A device sort of the whole input (a library call: nothing padded, launches not counted).
+Algorithm device_algorithm(const std::string &name, void (*sort)(int *, unsigned, bool));
+
+// A device sort of many arrays at once (--segment; without it, one array of all the keys).
+Algorithm segmented_device_algorithm(const std::string &name,
+                                     void (*sort_segments)(int *, unsigned, unsigned, bool));
+
 // A stage (stage.h): a padded device sort of the whole input whose launches are counted.
 Algorithm stage_algorithm(const std::string &name, void (*sort)(int *, unsigned, bool));
 

@@ -115,28 +115,31 @@ std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending) {
   return sorted;
 }
 
+void std_sort_segments(int *keys, std::size_t arrays, std::size_t segment, bool ascending) {
+  for (std::size_t array = 0; array < arrays; ++array) {
+    int *begin = keys + array * segment;
+    if (ascending) {
+      std::sort(begin, begin + segment);
+    } else {
+      std::sort(begin, begin + segment, std::greater<int>());
+    }
+  }
+}
+
 std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
                                           bool ascending) {
   std::vector<int> sorted(keys);
   const std::size_t arrays = keys.size() / segment;
   // Each thread sorts a contiguous share of the arrays.
   const unsigned threads = keys.size() >= (std::size_t{1} << 20)
-      ? std::min(16u, std::thread::hardware_concurrency())
+      ? std::max(1u, std::min(16u, std::thread::hardware_concurrency()))
       : 1;
   std::vector<std::thread> workers;
-  for (unsigned worker = 0; worker < std::max(1u, threads); ++worker) {
-    workers.emplace_back([&, worker] {
-      const std::size_t first = arrays * worker / std::max(1u, threads);
-      const std::size_t last = arrays * (worker + 1) / std::max(1u, threads);
-      for (std::size_t array = first; array < last; ++array) {
-        const auto begin = sorted.begin() + array * segment;
-        if (ascending) {
-          std::sort(begin, begin + segment);
-        } else {
-          std::sort(begin, begin + segment, std::greater<int>());
-        }
-      }
-    });
+  for (unsigned worker = 0; worker < threads; ++worker) {
+    const std::size_t first = arrays * worker / threads;
+    const std::size_t last = arrays * (worker + 1) / threads;
+    workers.emplace_back(std_sort_segments, sorted.data() + first * segment, last - first, segment,
+                         ascending);
   }
   for (std::thread &worker : workers) {
     worker.join();

@@ -159,7 +159,7 @@ __host__ __device__ constexpr unsigned padded(unsigned slot) {
 }
 
 // The most compare steps one multistep pass runs. Each thread then holds 2^6 = 64 keys in
-// registers; docs/08_v6_multistep.md measures 4, 5 and 6 and explains the choice.
+// registers; docs/08_v6_multistep.md measures 3 to 6 and explains the choice.
 constexpr unsigned kStepsPerPass = 6;
 
 // The steps of the next multistep pass of a merge whose strides of a tile or more start at

@@ -40,6 +40,7 @@
 #include "cuda_check.h"
 #include "driver.h"
 #include "errors.h"
+#include "reference.h"
 
 namespace {
 
@@ -69,15 +70,9 @@ Scratch radix_temporary;
 Scratch merge_temporary;
 Scratch copy_target;
 
-// Sorts every array of `segment` keys (segment == keys.size(): the whole input).
+// Sorts every array of `segment` keys (segment == keys.size(): the whole input) on one core.
 void std_sort_keys(std::vector<int> &keys, std::size_t segment, bool ascending) {
-  for (auto begin = keys.begin(); begin != keys.end(); begin += segment) {
-    if (ascending) {
-      std::sort(begin, begin + segment);
-    } else {
-      std::sort(begin, begin + segment, std::greater<int>());
-    }
-  }
+  std_sort_segments(keys.data(), keys.size() / segment, segment, ascending);
 }
 
 // After a sort that ping-pongs between two buffers, puts the result back where the keys were.
@@ -184,26 +179,6 @@ void cub_segmented_radix_sort(int *keys, unsigned n, unsigned segment, bool asce
                                                     "cub::DeviceSegmentedRadixSort");
 }
 
-// A library sort of the whole input.
-Algorithm device_algorithm(const std::string &name, void (*sort)(int *, unsigned, bool)) {
-  Algorithm algorithm;
-  algorithm.name = name;
-  algorithm.device_sort = [sort](int *keys, unsigned n, unsigned, bool ascending) {
-    sort(keys, n, ascending);
-  };
-  return algorithm;
-}
-
-// A library sort of many arrays at once (--segment; without it, one array of all the keys).
-Algorithm segmented_algorithm(const std::string &name,
-                              void (*sort)(int *, unsigned, unsigned, bool)) {
-  Algorithm algorithm;
-  algorithm.name = name;
-  algorithm.device_sort = sort;
-  algorithm.sorts_segments = true;
-  return algorithm;
-}
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -217,6 +192,6 @@ int main(int argc, char **argv) {
       argc, argv, "baselines",
       {serial, device_algorithm("cub_radix", cub_radix_sort),
        device_algorithm("cub_merge", cub_merge_sort), device_algorithm("thrust", thrust_sort), copy,
-       segmented_algorithm("cub_segmented", cub_segmented_sort),
-       segmented_algorithm("cub_segmented_radix", cub_segmented_radix_sort)});
+       segmented_device_algorithm("cub_segmented", cub_segmented_sort),
+       segmented_device_algorithm("cub_segmented_radix", cub_segmented_radix_sort)});
 }
