@@ -161,6 +161,29 @@ TEST_CASE("std_sorted_copy equals std::sort, on one thread and on many") {
   }
 }
 
+TEST_CASE("std_sorted_segments_copy sorts every array on its own, on one thread and on many") {
+  // 2^20 keys and more are shared out among several threads, a whole number of arrays each.
+  for (std::size_t n : {std::size_t{8}, std::size_t{1} << 12, (std::size_t{1} << 20) + 3072,
+                        std::size_t{3} << 20}) {
+    for (std::size_t segment : {std::size_t{2}, std::size_t{1024}, n}) {
+      if (n % segment != 0) {
+        continue;
+      }
+      for (const bool ascending : {true, false}) {
+        const std::vector<int> input = generate_keys(Distribution::kUniform, n, n + segment);
+        std::vector<int> expected;
+        for (std::size_t start = 0; start < n; start += segment) {
+          const std::vector<int> array = std_sorted(
+              std::vector<int>(input.begin() + start, input.begin() + start + segment), ascending);
+          expected.insert(expected.end(), array.begin(), array.end());
+        }
+        INFO("n = " << n << ", arrays of " << segment << (ascending ? ", ascending" : ""));
+        CHECK(std_sorted_segments_copy(input, segment, ascending) == expected);
+      }
+    }
+  }
+}
+
 TEST_CASE("median of the timed runs") {
   CHECK(median({3.0}) == 3.0);
   CHECK(median({5.0, 1.0, 3.0}) == 3.0);
