@@ -30,8 +30,9 @@ std::vector<Comparator> network_step_comparators(std::uint32_t n, std::uint32_t 
   return comparators;
 }
 
-void reference_bitonic_sort(std::vector<int> &keys, bool ascending) {
+std::uint64_t reference_bitonic_sort(std::vector<int> &keys, bool ascending) {
   const std::uint32_t n = static_cast<std::uint32_t>(keys.size());
+  std::uint64_t swaps = 0;
   for (const auto &[size, stride] : network_steps(n)) {
     for (const Comparator &comparator : network_step_comparators(n, size, stride, ascending)) {
       int &lower = keys[comparator.lower];
@@ -39,9 +40,11 @@ void reference_bitonic_sort(std::vector<int> &keys, bool ascending) {
       const bool out_of_order = comparator.ascending ? lower > upper : lower < upper;
       if (out_of_order) {
         std::swap(lower, upper);
+        ++swaps;
       }
     }
   }
+  return swaps;
 }
 
 void reference_bitonic_sort_segments(std::vector<int> &keys, std::size_t segment, bool ascending) {

@@ -25,8 +25,10 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> network_steps(std::uint32_t
 std::vector<Comparator> network_step_comparators(std::uint32_t n, std::uint32_t size,
                                                  std::uint32_t stride, bool ascending);
 
-// Runs the whole network on keys; keys.size() must be a power of two.
-void reference_bitonic_sort(std::vector<int> &keys, bool ascending);
+// Runs the whole network on keys; keys.size() must be a power of two. Returns how many
+// compare-exchanges found their pair out of order and swapped it: the pairs that a stage which
+// writes only what moved (v0's compare_and_swap) writes back.
+std::uint64_t reference_bitonic_sort(std::vector<int> &keys, bool ascending);
 
 // Runs the network of `segment` keys on every array of `segment` consecutive keys, each on its
 // own (segment a power of two that divides keys.size()): the yardstick of v7_batched.

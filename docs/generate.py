@@ -123,7 +123,7 @@ def stage_blocks(tour):
     return blocks
 
 
-def generated_blocks(tour, profile):
+def generated_blocks(tour, profile, network_dump):
     stages = course.course_stage_names()
     blocks = {
         "readme-results": lambda: tables.readme_results(tour),
@@ -139,6 +139,11 @@ def generated_blocks(tour, profile):
             ("LDG.E", "STS", "STS.64", "LDS", "LDS.64", "STG.E", "SHFL.BFLY", "BAR.SYNC.DEFER")),
         "lower-partner-examples": tables.lower_partner_examples,
         "repeat": tables.repeat_table,
+        "spread": tables.spread_table,
+        "neighbours": tables.neighbours_table,
+        "distributions": tables.distributions_table,
+        "distributions-v0": lambda: tables.distributions_table(["v0_naive"]),
+        "swaps": lambda: tables.swaps_table(network_dump),
         "tally": lambda: tables.tally(tour, PREDICTIONS),
         "stride-classes": lambda: tables.stride_table(
             profile, ["v0_naive", "v5_bank_free", "v6_multistep"]),
@@ -198,6 +203,11 @@ def inline_value(name, tour, profile):
         stage, q, kernel = args[0], int(args[1]), args[2]
         read_mib, written_mib = tables.dram_bytes(profile, stage, q, kernel)
         return f"{100 * written_mib / read_mib:.0f}%"
+    if kind in ("spread", "spread-range", "neighbours"):
+        return tables.spread_value([kind] + args)
+    if kind == "distribution":
+        # args: stage, q, distribution: its time over the time on uniform keys.
+        return tables.ratio(tables.distribution_ratio(args[0], int(args[1]), args[2]))
     if kind == "experiment":
         experiment, variant, q = args[0], args[1], int(args[2])
         return tables.ms(tables.experiment_time(experiment, variant, q)) + " ms"
@@ -297,7 +307,7 @@ def expected_files(network_dump):
     if tour.rows:
         files.update(results_figures(tour))
     files = {os.path.join(FIGURES, name): content for name, content in files.items()}
-    blocks = generated_blocks(tour, profile)
+    blocks = generated_blocks(tour, profile, network_dump)
     markdown = [os.path.join(ROOT, "README.md")] + sorted(
         os.path.join(DOCS, name) for name in os.listdir(DOCS) if name.endswith(".md"))
     for path in markdown:

@@ -8,6 +8,7 @@ import csv
 import math
 import os
 import statistics
+import subprocess
 
 import course
 
@@ -575,6 +576,184 @@ def repeat_table():
             "`h100_v4_tile.csv`, `h100_v6_tile.csv`, `h100_v6_padding.csv`).\n")
 
 
+# ---------------------------------------------------------------------------------------------
+# Run-to-run spread at small sizes (experiments.py spread)
+
+
+def spread_runs():
+    """(stage, log2 n) -> the sort times of the separate runs of the spread experiment, each
+    the median of its own timed repetitions."""
+    runs = {}
+    for row in load_csv("h100_spread.csv"):
+        runs.setdefault((row["program"], log2(row["n"])), []).append(float(row["sort_ms"]))
+    return runs
+
+
+def spread_percent(values):
+    """How far the slowest of several runs is above the fastest, in percent."""
+    return 100 * (max(values) - min(values)) / min(values)
+
+
+def spread_sizes():
+    return sorted({q for _, q in spread_runs()})
+
+
+def spread_source(rows):
+    runs = len({row["variant"] for row in rows})
+    reps = rows[0]["reps"]
+    return (recorded(rows, "common/tools/experiments.py spread") +
+            f"; data: `docs/results/h100_spread.csv`. Each program ran {runs} times, each time "
+            f"a separate process that reports the median of {reps} timed sorts after one "
+            "warm-up; the runs of all stages took turns.")
+
+
+def spread_table():
+    rows = load_csv("h100_spread.csv")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    runs = spread_runs()
+    sizes = spread_sizes()
+    body = []
+    for stage in course.course_stage_names():
+        cells = [f"`{stage}`"]
+        for q in sizes:
+            values = runs.get((stage, q))
+            cells.append(f"{ms(statistics.median(values))} ({spread_percent(values):.0f}%)"
+                         if values else NOT_MEASURED)
+        body.append(cells)
+    return (table(["stage"] + [f"2^{q} ms (spread)" for q in sizes], body) + "\n" +
+            "The median of the separate runs, and in brackets their spread: the slowest run's "
+            "time over the fastest's, less one. " + spread_source(rows) + "\n")
+
+
+def neighbours_table():
+    """Each stage against the stage before it at the spread experiment's sizes: the ratio of
+    their medians, and whether the two sets of runs overlap."""
+    rows = load_csv("h100_spread.csv")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    runs = spread_runs()
+    sizes = spread_sizes()
+    stages = course.course_stage_names()
+    body = []
+    for previous, stage in zip(stages, stages[1:]):
+        cells = [f"`{stage}` against `{previous}`"]
+        for q in sizes:
+            mine, theirs = runs.get((stage, q)), runs.get((previous, q))
+            if not mine or not theirs:
+                cells.append(NOT_MEASURED)
+                continue
+            speedup = statistics.median(theirs) / statistics.median(mine)
+            cells.append(f"{speedup:.2f}x, {neighbour_verdict(mine, theirs)}")
+        body.append(cells)
+    return (table(["stage"] + [f"2^{q}" for q in sizes], body) + "\n" +
+            "How many times faster the stage's median run is than the previous stage's; "
+            "*faster* or *slower* where every run of one was faster than every run of the "
+            "other, *overlap* where the runs overlap and the data do not say which is faster. " +
+            spread_source(rows) + "\n")
+
+
+def neighbour_verdict(mine, theirs):
+    if max(mine) < min(theirs):
+        return "faster"
+    if min(mine) > max(theirs):
+        return "slower"
+    return "overlap"
+
+
+def spread_value(args):
+    """v:spread:STAGE:Q (the spread in percent), v:spread-range:STAGE:Q (fastest .. slowest),
+    v:neighbours:STAGE:PREVIOUS:Q (median speedup and verdict)."""
+    kind, stage, *rest = args
+    runs = spread_runs()
+    if kind == "spread":
+        values = runs.get((stage, int(rest[0])))
+        return f"{spread_percent(values):.0f}%" if values else NOT_MEASURED
+    if kind == "spread-range":
+        values = runs.get((stage, int(rest[0])))
+        return f"{ms(min(values))} .. {ms(max(values))} ms" if values else NOT_MEASURED
+    previous, q = rest[0], int(rest[1])
+    mine, theirs = runs.get((stage, q)), runs.get((previous, q))
+    if not mine or not theirs:
+        return NOT_MEASURED
+    speedup = statistics.median(theirs) / statistics.median(mine)
+    return f"{speedup:.2f}x ({neighbour_verdict(mine, theirs)})"
+
+
+# ---------------------------------------------------------------------------------------------
+# The input distributions (experiments.py distributions) and the swaps of the network
+
+
+DISTRIBUTION_ORDER = ["uniform", "sorted", "reversed", "organ-pipe", "few-unique", "extremes",
+                      "equal"]
+
+
+def distribution_times():
+    """(stage, log2 n) -> {distribution: sort ms}."""
+    times = {}
+    for row in load_csv("h100_distributions.csv"):
+        times.setdefault((row["program"], log2(row["n"])), {})[row["distribution"]] = float(
+            row["sort_ms"])
+    return times
+
+
+def distribution_ratio(stage, q, distribution):
+    found = distribution_times().get((stage, q), {})
+    if distribution not in found or "uniform" not in found:
+        return None
+    return found[distribution] / found["uniform"]
+
+
+def distributions_table(stages=None):
+    rows = load_csv("h100_distributions.csv")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    times = distribution_times()
+    stages = stages or course.course_stage_names()
+    others = DISTRIBUTION_ORDER[1:]
+    body = []
+    for q in sorted({q for _, q in times}):
+        for stage in stages:
+            found = times.get((stage, q))
+            if not found:
+                continue
+            body.append([f"`{stage}`", f"2^{q}", ms(found.get("uniform"))] +
+                        [ratio(distribution_ratio(stage, q, d)) for d in others])
+    reps = {}
+    for row in rows:
+        reps.setdefault(log2(row["n"]), set()).add(row["reps"])
+    counts = ", ".join(f"{'/'.join(sorted(r))} at 2^{q}" for q, r in sorted(reps.items()))
+    return (table(["stage", "n", "uniform ms"] + others, body) + "\n" +
+            "Sort time on each distribution over the time on uniform keys (below 1: faster). " +
+            recorded(rows, "common/tools/experiments.py distributions") +
+            "; data: `docs/results/h100_distributions.csv`. Timed runs after one warm-up "
+            f"({counts}; the median where more than one), every run checked against std::sort; "
+            "the distributions are those of `--dist` (`common/data.h`).\n")
+
+
+def network_swaps(network_dump, n):
+    """distribution -> the share of the network's compare-exchanges whose pair is out of order,
+    counted on the host by network_dump on the same keys the programs generate."""
+    output = subprocess.run([network_dump, "swaps", str(n)], capture_output=True, text=True,
+                            check=True).stdout
+    shares = {}
+    for line in output.splitlines():
+        name, compares, swaps = line.split()
+        shares[name] = int(swaps) / int(compares)
+    return shares
+
+
+def swaps_table(network_dump, sizes=(16, 20)):
+    counts = {q: network_swaps(network_dump, 1 << q) for q in sizes}
+    body = [[name] + [f"{100 * counts[q][name]:.1f}%" for q in sizes]
+            for name in DISTRIBUTION_ORDER]
+    return (table(["distribution"] + [f"swaps at 2^{q}" for q in sizes], body) + "\n" +
+            "The share of the network's compare-exchanges that find their pair out of order, "
+            "and so write it, for an ascending sort of the keys that `--dist` generates (seed "
+            "1). Counted on the host by `network_dump swaps N` (common/tools/network_dump.cpp), "
+            "which runs the reference network; 2^20 is the largest size it counts.\n")
+
+
 def tally(tour, predictions):
     """Each stage's predicted speedup at 2^29 (a range) against the measured one."""
     stages = course.course_stage_names()
@@ -594,7 +773,8 @@ def tally(tour, predictions):
                      f"{measured:.2f}x" if measured else NOT_MEASURED,
                      verdict if verdict == NOT_MEASURED else f"{verdict} the prediction"])
     summary = (f"Of {sum(counts.values())} predictions, {counts['within']} held, "
-               f"{counts['above']} were beaten and {counts['below']} were missed.")
+               f"{counts['above']} were beaten and {counts['below']} "
+               f"{'was' if counts['below'] == 1 else 'were'} missed.")
     return (table(["stage", "predicted (stage header)", "as a speedup at 2^29",
                    "measured at 2^29", "verdict"], rows, ["l", "l", "r", "r", "l"]) + "\n" +
             summary + " " + tour.source() + "\n")

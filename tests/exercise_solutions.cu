@@ -8,33 +8,13 @@
 #include <numeric>
 #include <vector>
 
-#include "cuda_check.h"
 #include "float_order.h"
-
-namespace {
-
-template <typename T>
-std::vector<T> to_host(const T *device, unsigned n) {
-  std::vector<T> host(n);
-  CUDA_CHECK(cudaMemcpy(host.data(), device, n * sizeof(T), cudaMemcpyDeviceToHost));
-  return host;
-}
-
-template <typename T>
-void to_device(T *device, const std::vector<T> &host) {
-  CUDA_CHECK(cudaMemcpy(device, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice));
-}
-
-}  // namespace
+#include "host_solution.h"
 
 // Exercise 1: any n, no padding.
 void bitonic_sort(int *keys, unsigned n, bool ascending) {
   std::vector<int> host = to_host(keys, n);
-  if (ascending) {
-    std::sort(host.begin(), host.end());
-  } else {
-    std::sort(host.begin(), host.end(), std::greater<int>());
-  }
+  sort_keys(host.begin(), host.end(), ascending);
   to_device(keys, host);
 }
 
