@@ -47,14 +47,6 @@ std::uint64_t reference_bitonic_sort(std::vector<int> &keys, bool ascending) {
   return swaps;
 }
 
-void reference_bitonic_sort_segments(std::vector<int> &keys, std::size_t segment, bool ascending) {
-  for (std::size_t start = 0; start < keys.size(); start += segment) {
-    std::vector<int> array(keys.begin() + start, keys.begin() + start + segment);
-    reference_bitonic_sort(array, ascending);
-    std::copy(array.begin(), array.end(), keys.begin() + start);
-  }
-}
-
 namespace {
 
 template <typename Before>

@@ -30,10 +30,6 @@ std::vector<Comparator> network_step_comparators(std::uint32_t n, std::uint32_t 
 // writes only what moved (v0's compare_and_swap) writes back.
 std::uint64_t reference_bitonic_sort(std::vector<int> &keys, bool ascending);
 
-// Runs the network of `segment` keys on every array of `segment` consecutive keys, each on its
-// own (segment a power of two that divides keys.size()): the yardstick of v7_batched.
-void reference_bitonic_sort_segments(std::vector<int> &keys, std::size_t segment, bool ascending);
-
 // What std::sort makes of keys (with std::greater for descending). Large inputs are cut into
 // pieces that std::sort handles on several threads, then merged with std::merge: the same
 // result, a few times sooner on a machine with many cores.

@@ -639,12 +639,8 @@ def neighbours_table():
     for previous, stage in zip(stages, stages[1:]):
         cells = [f"`{stage}` against `{previous}`"]
         for q in sizes:
-            mine, theirs = runs.get((stage, q)), runs.get((previous, q))
-            if not mine or not theirs:
-                cells.append(NOT_MEASURED)
-                continue
-            speedup = statistics.median(theirs) / statistics.median(mine)
-            cells.append(f"{speedup:.2f}x, {neighbour_verdict(mine, theirs)}")
+            found = against_previous(runs, stage, previous, q)
+            cells.append(f"{found[0]:.2f}x, {found[1]}" if found else NOT_MEASURED)
         body.append(cells)
     return (table(["stage"] + [f"2^{q}" for q in sizes], body) + "\n" +
             "How many times faster the stage's median run is than the previous stage's; "
@@ -653,12 +649,17 @@ def neighbours_table():
             spread_source(rows) + "\n")
 
 
-def neighbour_verdict(mine, theirs):
-    if max(mine) < min(theirs):
-        return "faster"
-    if min(mine) > max(theirs):
-        return "slower"
-    return "overlap"
+def against_previous(runs, stage, previous, q):
+    """(speedup, verdict) at 2^q: how many times faster the median run of `stage` is than that
+    of `previous`, and "faster" or "slower" where every run of one was faster than every run of
+    the other, else "overlap". None where either was not measured."""
+    mine, theirs = runs.get((stage, q)), runs.get((previous, q))
+    if not mine or not theirs:
+        return None
+    speedup = statistics.median(theirs) / statistics.median(mine)
+    verdict = ("faster" if max(mine) < min(theirs) else
+               "slower" if min(mine) > max(theirs) else "overlap")
+    return speedup, verdict
 
 
 def spread_value(args):
@@ -672,12 +673,8 @@ def spread_value(args):
     if kind == "spread-range":
         values = runs.get((stage, int(rest[0])))
         return f"{ms(min(values))} .. {ms(max(values))} ms" if values else NOT_MEASURED
-    previous, q = rest[0], int(rest[1])
-    mine, theirs = runs.get((stage, q)), runs.get((previous, q))
-    if not mine or not theirs:
-        return NOT_MEASURED
-    speedup = statistics.median(theirs) / statistics.median(mine)
-    return f"{speedup:.2f}x ({neighbour_verdict(mine, theirs)})"
+    found = against_previous(runs, stage, rest[0], int(rest[1]))
+    return f"{found[0]:.2f}x ({found[1]})" if found else NOT_MEASURED
 
 
 # ---------------------------------------------------------------------------------------------

@@ -71,6 +71,18 @@ def program_command(build, name):
     return [os.path.join(build, name, name)]
 
 
+def repetitions(q):
+    """Timed repetitions at n = 2^q: many where a run takes microseconds, few where it takes a
+    second (v0 at 2^29). Each program adds one warm-up run."""
+    if q <= 20:
+        return 20
+    if q <= 24:
+        return 10
+    if q <= 27:
+        return 5
+    return 3
+
+
 def run_record(command):
     """Runs a program with --csv (its header line included) and returns (exit code, its record
     as a dict keyed by the program's own header, stderr). The record is None unless the program
@@ -81,15 +93,19 @@ def run_record(command):
     return result.returncode, (records[-1] if records else None), result.stderr
 
 
-def nvidia_driver(device=0):
-    """The NVIDIA driver version nvidia-smi reports, or 'unknown'."""
+def nvidia_smi(field, device=0):
+    """One property of a GPU as nvidia-smi reports it (--query-gpu=FIELD), or 'unknown'."""
     try:
-        result = subprocess.run(["nvidia-smi", "--query-gpu=driver_version",
-                                 "--format=csv,noheader", "-i", str(device)],
-                                capture_output=True, text=True, timeout=60)
+        result = subprocess.run(["nvidia-smi", f"--query-gpu={field}", "--format=csv,noheader",
+                                 "-i", str(device)], capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
-    return result.stdout.strip() if result.returncode == 0 else "unknown"
+    lines = result.stdout.strip().splitlines()
+    return lines[0] if result.returncode == 0 and lines else "unknown"
+
+
+def nvidia_driver(device=0):
+    return nvidia_smi("driver_version", device)
 
 
 def today():
@@ -158,15 +174,17 @@ def find_tool(name):
     sys.exit(f"{name} not found (it comes with the CUDA toolkit)")
 
 
-def gpu_name():
-    """The name nvidia-smi gives the first GPU, or 'unknown'."""
-    try:
-        result = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
-                                capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return "unknown"
-    lines = result.stdout.strip().splitlines()
-    return lines[0] if result.returncode == 0 and lines else "unknown"
+def gpu_name(device=0):
+    return nvidia_smi("name", device)
+
+
+# The course's kernel names, as the tools find them in ncu's and cuobjdump's longer names.
+KERNELS = ("block_sort", "block_merge", "bitonic_step", "multistep")
+
+
+def kernel_of(name):
+    """The course's kernel that a (demangled or mangled) function name is about, or None."""
+    return next((kernel for kernel in KERNELS if kernel in name), None)
 
 
 def uses_shared_memory(stage):

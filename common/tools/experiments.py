@@ -38,10 +38,6 @@ import course
 SIZES = [20, 24, 27, 29]
 
 
-def repetitions(q):
-    return 20 if q <= 20 else 10 if q <= 24 else 5 if q <= 27 else 3
-
-
 class Runner:
     def __init__(self, arguments):
         self.build = arguments.build
@@ -118,30 +114,26 @@ def stage_program(build, stage):
     return course.program_command(build, stage)
 
 
+def sweep(runner, experiment, programs, sizes=SIZES):
+    """Every program of {variant: command} at every log2 size, each size with its repetitions."""
+    return [runner.record(experiment, variant, command + ["--log2", str(q), "--reps",
+                                                          str(course.repetitions(q))])
+            for q in sizes for variant, command in programs.items()]
+
+
 def v4_tile(runner):
-    programs = {
+    return sweep(runner, "v4_tile", {
         "1024-thread blocks, 2048-key tile": stage_program(runner.build, "v4_half_threads"),
         "512-thread blocks, 1024-key tile":
             [runner.variant("v4_half_threads", "v4_tile1024", {"kTileSize": "1024"})],
-    }
-    return [runner.record("v4_tile", variant, command + ["--log2", str(q), "--reps",
-                                                         str(repetitions(q))])
-            for q in SIZES for variant, command in programs.items()]
+    })
 
 
 def v6_steps(runner):
-    programs = {f"{steps} steps per pass":
-                [runner.variant("v6_multistep", f"v6_steps{steps}", {"kStepsPerPass": str(steps)})]
-                for steps in (3, 4, 5, 6)}
-    return [runner.record("v6_steps", variant, command + ["--log2", str(q), "--reps",
-                                                          str(repetitions(q))])
-            for q in SIZES for variant, command in programs.items()]
-
-
-def sweep(runner, experiment, programs, sizes=SIZES):
-    return [runner.record(experiment, variant, command + ["--log2", str(q), "--reps",
-                                                          str(repetitions(q))])
-            for q in sizes for variant, command in programs.items()]
+    return sweep(runner, "v6_steps", {
+        f"{steps} steps per pass":
+            [runner.variant("v6_multistep", f"v6_steps{steps}", {"kStepsPerPass": str(steps)})]
+        for steps in (3, 4, 5, 6)})
 
 
 def v6_tile(runner):

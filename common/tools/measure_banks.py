@@ -48,8 +48,7 @@ def sass_memory_instructions(cuobjdump, program):
         function = re.search(r"Function : (\S+)", line)
         if function:
             name = function.group(1)
-            kernel = next((k for k in ("block_sort", "block_merge", "bitonic_step", "multistep")
-                           if k in name), None)
+            kernel = course.kernel_of(name)
             continue
         opcode = re.search(r"\b(LDS|STS|LDG|STG|SHFL|BAR|IMNMX|VIMNMX|SEL)(\.[A-Z0-9]+)*", line)
         if kernel and opcode:
@@ -68,8 +67,7 @@ def profile(ncu, program, q):
     lines = [line for line in result.stdout.splitlines() if line.startswith('"')]
     kernels = {}
     for row in csv.DictReader(io.StringIO("\n".join(lines))):
-        name = next((k for k in ("block_sort", "block_merge") if k in row["Kernel Name"]),
-                    row["Kernel Name"])
+        name = course.kernel_of(row["Kernel Name"]) or row["Kernel Name"]
         key = (row["ID"], name)
         kernels.setdefault(key, {})[METRICS[row["Metric Name"]]] = \
             int(float(row["Metric Value"].replace(",", "")))

@@ -62,7 +62,7 @@ def launch_plan(stage, n, kernels):
     The kind of stage is told by its kernels' names; the tile and the steps per pass come from
     its bitonic_index.h."""
     plan = []
-    if "block_sort" not in kernels and "warp_sort" not in kernels:
+    if "block_sort" not in kernels:
         size = 2
         while size <= n:
             stride = size // 2
@@ -115,13 +115,9 @@ def number(text):
         return None
 
 
-KERNELS = re.compile(r"\b(block_sort|block_merge|bitonic_step|multistep)\b")
-
-
 def kernel_name(row):
     """The course's kernel a row is about, whatever form of the name ncu prints."""
-    match = KERNELS.search(row["Kernel Name"])
-    return match.group(1) if match else row["Kernel Name"]
+    return course.kernel_of(row["Kernel Name"]) or row["Kernel Name"]
 
 
 def main():

@@ -28,18 +28,6 @@ import sys
 import course
 
 
-def repetitions(q):
-    """Timed repetitions per size: many where a run takes microseconds, few where it takes
-    a second (v0 at 2^29). Each program adds one warm-up run."""
-    if q <= 20:
-        return 20
-    if q <= 24:
-        return 10
-    if q <= 27:
-        return 5
-    return 3
-
-
 class Tour:
     def __init__(self, arguments):
         self.arguments = arguments
@@ -105,7 +93,7 @@ class Tour:
             rows = []
             for name in self.programs(q):
                 # std::sort takes a minute at 2^29: one run from 2^24 up is enough there.
-                reps = (1 if q >= 24 else 3) if name == "std_sort" else repetitions(q)
+                reps = (1 if q >= 24 else 3) if name == "std_sort" else course.repetitions(q)
                 rows.append(self.run(name, q, reps))
             print_table(q, [row for row in rows if row is not None], self.copy_gb_s)
             # After every size, so that an interrupted sweep keeps what it measured.

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""docs suite: the judgements docs/tables.py makes from recorded runs, on made-up runs whose
+answer is known, so that a generated table cannot be consistently wrong.
+
+Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
+
+- the spread of several runs (slowest over fastest, less one);
+- a stage against the one before it: the ratio of the median runs, and "faster" or "slower"
+  only where every run of one beat every run of the other, else "overlap";
+- the share of compare-exchanges that swap, read from network_dump: none for equal keys, and
+  for 16 sorted keys the 36 of 80 that tests/network_dump_test.py finds by replaying the network.
+"""
+import os
+import sys
+
+root = os.path.abspath(sys.argv[1])
+sys.path[:0] = [os.path.join(root, "docs"), os.path.join(root, "common", "tools")]
+import tables  # noqa: E402
+
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    print("ok  " if ok else "FAIL", what)
+    failures += not ok
+
+
+check(abs(tables.spread_percent([2.0, 3.0, 2.5]) - 50.0) < 1e-9, "spread of 2, 3, 2.5 ms is 50%")
+runs = {
+    ("fast", 11): [1.0, 1.2, 1.1],      # every run below every run of "slow"
+    ("slow", 11): [2.0, 2.2, 2.4],
+    ("close", 11): [1.9, 2.1, 2.5],     # overlaps "slow" on both sides
+    ("under", 11): [1.5, 2.1, 2.3],     # all below slow's slowest, not all below its fastest
+    ("over", 11): [2.1, 2.3, 2.6],      # all above slow's fastest, not all above its slowest
+}
+speedup, verdict = tables.against_previous(runs, "fast", "slow", 11)
+check(abs(speedup - 2.2 / 1.1) < 1e-9 and verdict == "faster",
+      f"fast against slow: {speedup:.2f}x, {verdict} (2.00x, faster)")
+speedup, verdict = tables.against_previous(runs, "slow", "fast", 11)
+check(abs(speedup - 1.1 / 2.2) < 1e-9 and verdict == "slower",
+      f"slow against fast: {speedup:.2f}x, {verdict} (0.50x, slower)")
+speedup, verdict = tables.against_previous(runs, "close", "slow", 11)
+check(abs(speedup - 2.2 / 2.1) < 1e-9 and verdict == "overlap",
+      f"close against slow: {speedup:.2f}x, {verdict} (1.05x, overlap)")
+for name in ("under", "over"):
+    verdict = tables.against_previous(runs, name, "slow", 11)[1]
+    check(verdict == "overlap", f"{name} against slow: {verdict} (overlap)")
+check(tables.against_previous(runs, "fast", "slow", 15) is None, "a size not measured: None")
+
+shares = tables.network_swaps(sys.argv[2], 16)
+check(shares.get("equal") == 0 and abs(shares.get("sorted", -1) - 36 / 80) < 1e-12 and
+      len(shares) == 7, f"swap shares at 16 keys: {shares}")
+sys.exit(1 if failures else 0)
