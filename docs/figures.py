@@ -12,7 +12,7 @@ KERNEL_COLOURS = {"block_sort": "#7fb3d5", "bitonic_step": "#f5b041", "block_mer
 
 
 def network(dump, n):
-    """[(size, stride, [(lower, upper, ascending)])] from common/network_dump."""
+    """[(size, stride, [(lower, upper, ascending)])] from common/tools/network_dump."""
     output = subprocess.run([dump, str(n)], capture_output=True, text=True, check=True).stdout
     steps = {}
     for line in output.splitlines():

@@ -199,6 +199,11 @@ def inline_value(name, tour, profile):
         column = {"dram": "dram_pct_of_peak", "occupancy": "achieved_occupancy_pct",
                   "sm": "sm_pct_of_peak"}[kind]
         return f"{float(row[column]):.0f}%"
+    if kind == "dram-range":
+        # The lowest and highest DRAM share of peak over the kernel's profiled launches.
+        stage, q, kernel = args[0], int(args[1]), args[2]
+        shares = [float(row["dram_pct_of_peak"]) for row in profile.metric_rows(stage, q, kernel)]
+        return f"{min(shares):.0f}% to {max(shares):.0f}%"
     if kind == "written":
         stage, q, kernel = args[0], int(args[1]), args[2]
         read_mib, written_mib = tables.dram_bytes(profile, stage, q, kernel)
