@@ -31,7 +31,7 @@ struct Options {
 };
 
 // What a program accepts beyond the common options: the baselines take --algo NAME, and the
-// programs that sort many arrays at once (v7_batched, the baselines) take --segment L.
+// programs that sort many arrays at once (v8_batched, the baselines) take --segment L.
 struct ProgramSpec {
   std::string name;
   std::vector<std::string> algorithms;

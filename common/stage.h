@@ -33,7 +33,7 @@
 // with CUDA events).
 void bitonic_sort(int *keys, unsigned n, bool ascending);
 
-// Only for a stage that also sorts many arrays at once (v7_batched), whose meson.build builds
+// Only for a stage that also sorts many arrays at once (v8_batched), whose meson.build builds
 // its program from stage_segments_main.cpp instead (the program then takes --segment L): sorts
 // the n / segment arrays of `segment` consecutive keys each, every one in the requested order.
 // segment is a power of two from 2 to n.

@@ -33,14 +33,15 @@ ROOT = course.ROOT
 FIGURES = os.path.join(DOCS, "figures")
 
 # Each stage's prediction at 2^29 as a range of speedups over the stage before, read off the
-# "Prediction" of its bitonic_sort.cu header (the tally in docs/10_results.md checks them).
+# "Prediction" of its bitonic_sort.cu header (the tally in docs/11_results.md checks them).
 PREDICTIONS = {
     "v1_fused": (1.9, 2.3, "launches 435 -> 210, time down about as much (2.1x)"),
     "v2_shared": (1.05, 1.15, "5-15% at 2^24 and above"),
     "v3_warp": (1.0, 1.05, "a few percent at most at 2^24 and above"),
     "v4_half_threads": (1.05, 1.15, "about the 10% of passes"),
     "v5_bank_free": (1.0, 1.02, "none measurable at 2^24 and above"),
-    "v6_multistep": (3.5, 4.2, "passes 190 -> 47, near 4x"),
+    "v6_multistep": (2.0, 2.6, "passes 190 -> 55, about 120 ms: a little over 2x"),
+    "v7_register_tile": (1.5, 1.9, "passes 55 -> 47, block_merge near one copy: 1.5x to 1.9x"),
 }
 
 
@@ -67,15 +68,41 @@ def without_header(text):
     return lines[start:]
 
 
+SECTION_PLACEHOLDER = "// [the {first} .. {last} section: {what}]\n"
+
+
+def without_section(previous, stage, before, after):
+    """The two files' lines with the section the stage's header declares replaced whole cut out
+    of each and a one-line placeholder in its place, so that the diff shows what changed around
+    it; unchanged where the header declares none."""
+    replaced = course.replaced_definitions(previous, stage)
+    if not replaced:
+        return before, after
+    cut = []
+    for folder, lines, names, what in ((previous, before, replaced[0], "replaced"),
+                                       (stage, after, replaced[1], "listed in full below")):
+        path = os.path.join(ROOT, folder, "bitonic_sort.cu")
+        start, end = course.section_text(path, names)
+        text = "".join(lines)
+        offset = len(read(path)) - len(text)
+        placeholder = SECTION_PLACEHOLDER.format(first=names[0], last=names[-1], what=what)
+        text = text[:start - offset] + placeholder + text[end - offset:].lstrip("\n")
+        cut.append(text.splitlines(keepends=True))
+    return cut[0], cut[1]
+
+
 def stage_diff(previous, stage):
     """The unified diff of every file of the stage that differs from the previous stage, the
-    header comment of bitonic_sort.cu left out."""
+    header comment of bitonic_sort.cu left out; where the header declares a section replaced
+    whole, the diff of bitonic_sort.cu leaves it out too, and the section follows in full."""
     blocks = []
+    replaced = course.replaced_definitions(previous, stage)
     for name in ("bitonic_sort.cu", "bitonic_index.h", "meson.build"):
         before = read(os.path.join(ROOT, previous, name))
         after = read(os.path.join(ROOT, stage, name))
         if name == "bitonic_sort.cu":
-            before, after = without_header(before), without_header(after)
+            before, after = without_section(previous, stage, without_header(before),
+                                            without_header(after))
         else:
             before, after = before.splitlines(keepends=True), after.splitlines(keepends=True)
         diff = "".join(difflib.unified_diff(before, after, f"{previous}/{name}",
@@ -84,6 +111,13 @@ def stage_diff(previous, stage):
             blocks.append(f"`{name}`:\n\n```diff\n{diff}```\n")
         else:
             blocks.append(f"`{name}`: unchanged, byte for byte.\n")
+        if name == "bitonic_sort.cu" and replaced:
+            path = os.path.join(ROOT, stage, name)
+            start, end = course.section_text(path, replaced[1])
+            listing = read(path)[start:end]
+            blocks.append(f"The section `{replaced[1][0]}` .. `{replaced[1][-1]}` of "
+                          f"`{stage}/{name}`, which replaces `{replaced[0][0]}` .. "
+                          f"`{replaced[0][-1]}`, in full:\n\n```cpp\n{listing}\n```\n")
     return (f"Regenerated from the sources by `docs/generate.py`: `diff -u {previous}/"
             f"bitonic_sort.cu {stage}/bitonic_sort.cu` without the header comment (read it in "
             f"the file), and likewise for the other files.\n\n" + "\n".join(blocks))
@@ -133,7 +167,11 @@ def generated_blocks(tour, profile, network_dump):
         "transfers": tables.transfers_table,
         "banks-ncu": lambda: tables.banks_table(
             ["v2_shared", "v3_warp", "v4_half_threads", "v5_bank_free"]),
-        "banks-v6": lambda: tables.banks_table(["v6_multistep", "v6_unpadded", "v7_batched"]),
+        "banks-register-tile": lambda: tables.banks_table(
+            ["v7_register_tile", "v7_unpadded", "v8_batched", "v8_unpadded"]),
+        "sass-register-tile": lambda: tables.sass_kernels_table(
+            ["v7_register_tile", "v7_unpadded"], ["block_sort", "block_merge"],
+            ("STS", "STS.128", "LDS", "LDS.128", "BAR.SYNC.DEFER")),
         "sass-tile": lambda: tables.sass_table(
             "block_sort", ["v2_shared", "v3_warp", "v4_half_threads", "v5_bank_free"],
             ("LDG.E", "STS", "STS.64", "LDS", "LDS.64", "STG.E", "SHFL.BFLY", "BAR.SYNC.DEFER")),
@@ -152,12 +190,13 @@ def generated_blocks(tour, profile, network_dump):
         "v4-tile": lambda: tables.experiment_table(
             "v4_tile", baseline="1024-thread blocks, 2048-key tile"),
         "v6-steps": lambda: tables.experiment_table("v6_steps", baseline="6 steps per pass"),
-        "v6-tile": lambda: tables.experiment_table(
-            "v6_tile", baseline="16 keys per thread, 8192-key tile"),
-        "v6-padding": lambda: tables.experiment_table(
-            "v6_padding", sizes=[20, 27], baseline="padded tile"),
+        "v7-tile": lambda: tables.experiment_table(
+            "v7_tile", baseline="16 keys per thread, 8192-key tile"),
+        "v7-padding": lambda: tables.experiment_table(
+            "v7_padding", sizes=[20, 27], baseline="padded tile"),
+        "registers-multistep": lambda: tables.registers_table("v6_multistep"),
         "segments": tables.segments_table,
-        "v7-mapping": tables.mapping_table,
+        "v8-mapping": tables.mapping_table,
     }
     for stage in stages:
         blocks[f"profile-{stage}"] = lambda s=stage: tables.profile_table(profile, [s])
@@ -174,6 +213,8 @@ def inline_value(name, tour, profile):
         return f"{tour.copies[0]:.0f} GB/s" if tour.copies else tables.NOT_MEASURED
     if kind == "crossover":
         return tables.crossover_size(tour, args[0], args[1])
+    if kind == "libraries-crossover":
+        return tables.libraries_crossover_size(tour, args[0])
     if kind == "cpu-crossover":
         return tables.cpu_crossover_size(tour)
     if kind == "segments-crossover":
@@ -183,6 +224,10 @@ def inline_value(name, tour, profile):
         # against the n log2(n) of a good comparison sort, for n = 2^q.
         q = int(args[0])
         return f"{(q * (q + 1) / 2 * 2**q / 2) / (q * 2**q):.2f}"
+    if kind == "registers":
+        # v:registers:STAGE:KERNEL[:STEPS], registers per thread (multistep<STEPS>).
+        kernel = args[1] + (f"<{args[2]}>" if len(args) > 2 else "")
+        return str(tables.registers(args[0], kernel))
     if kind == "kernel-copies":
         stage, q, kernel = args[0], int(args[1]), args[2]
         return f"{profile.kernels(stage, q)[kernel][2]:.2f}"
@@ -208,7 +253,7 @@ def inline_value(name, tour, profile):
         stage, q, kernel = args[0], int(args[1]), args[2]
         read_mib, written_mib = tables.dram_bytes(profile, stage, q, kernel)
         return f"{100 * written_mib / read_mib:.0f}%"
-    if kind in ("spread", "spread-range", "neighbours"):
+    if kind in ("spread", "spread-range", "spread-max", "neighbours"):
         return tables.spread_value([kind] + args)
     if kind == "distribution":
         # args: stage, q, distribution: its time over the time on uniform keys.
@@ -216,16 +261,21 @@ def inline_value(name, tour, profile):
     if kind == "experiment":
         experiment, variant, q = args[0], args[1], int(args[2])
         return tables.ms(tables.experiment_time(experiment, variant, q)) + " ms"
+    if kind == "experiment-ratio":
+        # v:experiment-ratio:EXPERIMENT:VARIANT:BASELINE:Q, VARIANT's time over BASELINE's.
+        experiment, variant, baseline, q = args[0], args[1], args[2], int(args[3])
+        return tables.ratio(tables.experiment_time(experiment, variant, q) /
+                            tables.experiment_time(experiment, baseline, q))
     if kind == "segment":
         program, s = args[0], int(args[1])
         return tables.ms(tables.segment_times().get(program, {}).get(s)) + " ms"
     if kind == "segment-speedup":
         program, s = args[0], int(args[1])
         times = tables.segment_times()
-        return f"{times[program][s] / times['v7_batched'][s]:.1f}x"
+        return f"{times[program][s] / times['v8_batched'][s]:.1f}x"
     if kind == "segment-copies":
         s = int(args[0])
-        return f"{tables.segment_times()['v7_batched'][s] / tables.copy_time_2e27():.1f}"
+        return f"{tables.segment_times()['v8_batched'][s] / tables.copy_time_2e27():.1f}"
     program, q = args[0], int(args[-1])
     row = tour.get(program, q)
     if row is None:
@@ -251,7 +301,11 @@ def inline_value(name, tour, profile):
     raise UnknownBlock(name)
 
 
-BLOCK = re.compile(r"(<!-- BEGIN GENERATED (\S+) -->\n?)(.*?)(<!-- END GENERATED \2 -->)", re.S)
+# A block's name may hold spaces (an experiment's variant: v:experiment:v4_tile:512-thread
+# blocks, 1024-key tile:29), not a line break or the marker's end.
+BLOCK = re.compile(r"(<!-- BEGIN GENERATED ([^\n>]+?) -->\n?)(.*?)(<!-- END GENERATED \2 -->)",
+                   re.S)
+MARKER = re.compile(r"<!--\s*(?:BEGIN|END)\s+GENERATED\b[^>]*-->|<!--\s*(?:BEGIN|END)\s+GENERATED\b")
 
 
 def fill_markdown(text, blocks, tour, profile):
@@ -267,6 +321,11 @@ def fill_markdown(text, blocks, tour, profile):
             raise UnknownBlock(name)
         return match.group(1) + blocks[name]() + match.group(4)
 
+    unparsed = MARKER.findall(BLOCK.sub("", text))
+    if unparsed:
+        # A marker that is not one well-formed BEGIN/END pair (a space in its name, a missing
+        # or misspelt END) would be neither regenerated nor checked: refuse it.
+        raise UnknownBlock(f"a marker that is not one BEGIN/END pair: {unparsed[0]!r}")
     return BLOCK.sub(replace, text)
 
 
@@ -288,7 +347,7 @@ def results_figures(tour):
                                     "time / floor", names, reference=1.0,
                                     y_ticks=[0.5, 0.8, 1, 1.5, 2, 3, 5, 8])
     segments = {name: sorted(times.items()) for name, times in tables.segment_times().items()}
-    segment_names = ["v7_batched"] + course.SEGMENTED_BASELINES
+    segment_names = ["v8_batched"] + course.SEGMENTED_BASELINES
     segment_plot = figures.stage_plot(
         {name: segments[name] for name in segment_names if name in segments},
         "Sorting 2^27 keys in arrays of L keys (H100)", "time (ms)", segment_names,

@@ -191,22 +191,26 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/10_results.md` has the full story.\n")
+            "bandwidth; `docs/11_results.md` has the full story.\n")
+
+
+# The course's fastest stage on one array, which the results chapter sets against the libraries.
+FASTEST_STAGE = "v7_register_tile"
 
 
 def crossover(tour):
     rows = []
     for q in tour.sizes():
-        v5, v6 = tour.time("v5_bank_free", q), tour.time("v6_multistep", q)
-        cells = [f"2^{q}", ms(v5), ms(v6)]
+        v5, best = tour.time("v5_bank_free", q), tour.time(FASTEST_STAGE, q)
+        cells = [f"2^{q}", ms(v5), ms(best)]
         for program in course.DEVICE_BASELINES:
             time = tour.time(program, q)
-            cells += [ms(time), f"{v6 / time:.1f}x" if time and v6 else ""]
+            cells += [ms(time), f"{best / time:.1f}x" if time and best else ""]
         serial = tour.time("std_sort", q)
-        cells += [ms(serial), f"{serial / v6:.0f}x" if serial and v6 else ""]
+        cells += [ms(serial), f"{serial / best:.0f}x" if serial and best else ""]
         rows.append(cells)
-    header = ["n", "v5 ms", "v6 ms", "CUB radix ms", "v6 / radix", "CUB merge ms", "v6 / merge",
-              "thrust ms", "v6 / thrust", "std::sort ms", "std::sort / v6"]
+    header = ["n", "v5 ms", "v7 ms", "CUB radix ms", "v7 / radix", "CUB merge ms", "v7 / merge",
+              "thrust ms", "v7 / thrust", "std::sort ms", "std::sort / v7"]
     return table(header, rows) + "\n" + tour.source() + "\n"
 
 
@@ -216,6 +220,19 @@ def crossover_size(tour, stage, program):
     for q in tour.sizes():
         mine, theirs = tour.time(stage, q), tour.time(program, q)
         if mine is None or theirs is None or mine >= theirs:
+            break
+        best = q
+    return f"2^{best}" if best is not None else "no size"
+
+
+def libraries_crossover_size(tour, stage):
+    """The largest n up to which `stage` is faster than every GPU library call at every
+    measured size."""
+    best = None
+    for q in tour.sizes():
+        mine = tour.time(stage, q)
+        theirs = [tour.time(program, q) for program in course.DEVICE_BASELINES]
+        if mine is None or any(time is None or mine >= time for time in theirs):
             break
         best = q
     return f"2^{best}" if best is not None else "no size"
@@ -236,10 +253,11 @@ def cpu_crossover_size(tour):
 
 
 def totals(tour):
-    """Sort time against total time (pinned transfers included) for v6 and CUB radix."""
+    """Sort time against total time (pinned transfers included) for the fastest stage and CUB
+    radix."""
     rows = []
     for q in HEADLINE_SIZES:
-        for program in ("v6_multistep", "cub_radix"):
+        for program in (FASTEST_STAGE, "cub_radix"):
             row = tour.get(program, q)
             if not row:
                 continue
@@ -296,6 +314,74 @@ def sass_table(kernel, stages, opcodes):
             f"\nInstructions in the machine code of `{kernel}` (each counted once however often "
             f"it runs), from `cuobjdump -sass` of the measured build ({rows[0]['gpu']}, "
             f"{rows[0]['date']}; data: `docs/results/h100_sass_memory.csv`).\n")
+
+
+def sass_kernels_table(stages, kernels, opcodes):
+    """Like sass_table, one row per program and kernel."""
+    rows = load_csv("h100_sass_memory.csv")
+    counts = {}
+    for row in rows:
+        if row["kernel"] in kernels and row["stage"] in stages:
+            counts.setdefault((row["stage"], row["kernel"]), {})[row["instruction"]] = row["count"]
+    body = [[f"`{stage}`", f"`{kernel}`"] + [counts[(stage, kernel)].get(op, "0") for op in opcodes]
+            for stage in stages for kernel in kernels if (stage, kernel) in counts]
+    if not body:
+        return NOT_MEASURED + "\n"
+    return (table(["program", "kernel"] + [f"`{op}`" for op in opcodes], body,
+                  ["l", "l"] + ["r"] * len(opcodes)) +
+            f"\nInstructions in the machine code of each kernel (each counted once however often "
+            f"it runs), from `cuobjdump -sass` of the measured builds ({rows[0]['gpu']}, "
+            f"{rows[0]['date']}; data: `docs/results/h100_sass_memory.csv`).\n")
+
+
+# The H100's (sm_90's) per-multiprocessor limits that bound how many warps stay resident: the
+# CUDA C++ Programming Guide, "Technical Specifications per Compute Capability" (9.0): 65536
+# 32-bit registers, 64 warps; registers are given to a warp in units of 256.
+SM90_REGISTERS, SM90_WARPS, REGISTER_UNIT = 65536, 64, 256
+# The threads of a multistep block: kThreadsPerBlock in the stages' bitonic_sort.cu.
+MULTISTEP_BLOCK_THREADS = 256
+
+
+def registers(stage, kernel):
+    """The registers per thread of a stage's kernel (multistep<k> for one number of steps), as
+    common/tools/registers.py recorded them, or None."""
+    for row in load_csv("sm90_registers.csv"):
+        if row["stage"] == stage and row["kernel"] == kernel:
+            return int(row["registers"])
+    return None
+
+
+def resident_warps(registers_per_thread, block_threads):
+    """Warps one multiprocessor keeps resident when registers are the only limit, in whole
+    blocks of block_threads threads."""
+    per_warp = -(-registers_per_thread * 32 // REGISTER_UNIT) * REGISTER_UNIT
+    warps_per_block = block_threads // 32
+    blocks = min(SM90_REGISTERS // per_warp, SM90_WARPS) // warps_per_block
+    return blocks * warps_per_block
+
+
+def registers_table(stage):
+    """multistep<k> of a stage: registers per thread, keys per thread, and the warps that stay
+    resident on a multiprocessor."""
+    rows = load_csv("sm90_registers.csv")
+    body = []
+    for steps in range(1, 7):
+        count = registers(stage, f"multistep<{steps}>")
+        if count is None:
+            continue
+        body.append([f"`multistep<{steps}>`", str(1 << steps), str(count),
+                     str(resident_warps(count, MULTISTEP_BLOCK_THREADS))])
+    if not body:
+        return NOT_MEASURED + "\n"
+    first = rows[0]
+    return (table(["kernel", "keys per thread", "registers per thread",
+                   "warps resident per multiprocessor"], body) +
+            f"\nRegisters as `nvcc {first['nvcc']} -Xptxas -v` reports them for {first['arch']}, "
+            f"recorded by `common/tools/registers.py` on {first['date']} (data: "
+            "`docs/results/sm90_registers.csv`); resident warps from the H100's 65536 registers "
+            "and 64 warps per multiprocessor (CUDA C++ Programming Guide, compute capability "
+            "9.0), registers given out 256 at a time, in whole blocks of "
+            f"{MULTISTEP_BLOCK_THREADS} threads.\n")
 
 
 def lower_partner_examples():
@@ -422,8 +508,9 @@ def stride_table(profile, stages, sizes=(20, 27)):
                              if durations else "")
             rows.append(cells)
     return (table(["stage", "n"] + [f"stride {name}" for name, _ in STRIDE_CLASSES], rows) +
-            "\nMedian launch time of `bitonic_step` (`multistep` for v6, by its largest stride) in "
-            "copies of the array, and in brackets the number of such launches in one sort. " +
+            "\nMedian launch time of `bitonic_step` (`multistep` from v6 on, by its largest "
+            "stride) in copies of the array, and in brackets the number of such launches in one "
+            "sort. " +
             profile.source() + "\n")
 
 
@@ -476,7 +563,7 @@ def experiment_time(name, variant, q, segment=None):
 
 
 def segment_times(name="segments"):
-    """program -> {log2 L: ms} from the segments experiment (or v7_mapping's variants)."""
+    """program -> {log2 L: ms} from the segments experiment (or v8_mapping's variants)."""
     found = {}
     for row in load_csv(f"h100_{name}.csv"):
         found.setdefault(row["variant"], {})[log2(row["segment"])] = float(row["sort_ms"])
@@ -488,20 +575,20 @@ def segments_table():
     if not rows:
         return NOT_MEASURED + "\n"
     times = segment_times()
-    v7 = times.get("v7_batched", {})
+    batched = times.get("v8_batched", {})
     cub = times.get("cub_segmented", {})
     radix = times.get("cub_segmented_radix", {})
     copy_ms = copy_time_2e27()
     body = []
-    for s in sorted(v7):
-        cells = [f"2^{s} ({1 << s})", str((1 << 27) >> s), ms(v7[s]),
-                 f"{v7[s] / copy_ms:.1f}" if copy_ms else "", ms(cub.get(s)),
-                 f"{cub[s] / v7[s]:.1f}x" if s in cub else "", ms(radix.get(s)),
-                 f"{radix[s] / v7[s]:.1f}x" if s in radix else ""]
+    for s in sorted(batched):
+        cells = [f"2^{s} ({1 << s})", str((1 << 27) >> s), ms(batched[s]),
+                 f"{batched[s] / copy_ms:.1f}" if copy_ms else "", ms(cub.get(s)),
+                 f"{cub[s] / batched[s]:.1f}x" if s in cub else "", ms(radix.get(s)),
+                 f"{radix[s] / batched[s]:.1f}x" if s in radix else ""]
         body.append(cells)
-    return (table(["array length L", "arrays", "v7_batched ms", "in copies",
-                   "cub::DeviceSegmentedSort ms", "CUB / v7", "DeviceSegmentedRadixSort ms",
-                   "radix / v7"], body) + "\n" +
+    return (table(["array length L", "arrays", "v8_batched ms", "in copies",
+                   "cub::DeviceSegmentedSort ms", "CUB / v8", "DeviceSegmentedRadixSort ms",
+                   "radix / v8"], body) + "\n" +
             recorded(rows, "common/tools/experiments.py segments") +
             "; data: `docs/results/h100_segments.csv`. 2^27 keys in all, uniform over int32; "
             "median of 5 timed runs after one warm-up (1 for DeviceSegmentedRadixSort with "
@@ -517,22 +604,22 @@ def copy_time_2e27():
 
 
 def segments_crossover():
-    """The largest L up to which v7 is faster than cub::DeviceSegmentedSort at every L."""
+    """The largest L up to which v8 is faster than cub::DeviceSegmentedSort at every L."""
     times = segment_times()
-    v7, cub = times.get("v7_batched", {}), times.get("cub_segmented", {})
+    batched, cub = times.get("v8_batched", {}), times.get("cub_segmented", {})
     best = None
-    for s in sorted(v7):
-        if s not in cub or v7[s] >= cub[s]:
+    for s in sorted(batched):
+        if s not in cub or batched[s] >= cub[s]:
             break
         best = s
     return f"2^{best}" if best is not None else "no length"
 
 
 def mapping_table():
-    rows = load_csv("h100_v7_mapping.csv")
+    rows = load_csv("h100_v8_mapping.csv")
     if not rows:
         return NOT_MEASURED + "\n"
-    times = segment_times("v7_mapping")
+    times = segment_times("v8_mapping")
     variants = list(times)
     body = []
     for s in sorted(times[variants[0]]):
@@ -542,8 +629,8 @@ def mapping_table():
         body.append(cells)
     return (table(["array length"] + [f"{v} ms" for v in variants] +
                   [f"second / first"], body) + "\n" +
-            recorded(rows, "common/tools/experiments.py v7_mapping") +
-            "; data: `docs/results/h100_v7_mapping.csv`. 2^27 keys in all, median of 5 timed "
+            recorded(rows, "common/tools/experiments.py v8_mapping") +
+            "; data: `docs/results/h100_v8_mapping.csv`. 2^27 keys in all, median of 5 timed "
             "runs after one warm-up, every array checked.\n")
 
 
@@ -554,14 +641,14 @@ def repeat_table():
     for (program, q), row in Tour().by_key.items():
         runs.setdefault((program, q), []).append(("tour", float(row["sort_ms"])))
     as_built = {"v4_tile": ("1024-thread blocks, 2048-key tile", "v4_half_threads"),
-                "v6_tile": ("16 keys per thread, 8192-key tile", "v6_multistep"),
-                "v6_padding": ("padded tile", "v6_multistep")}
+                "v7_tile": ("16 keys per thread, 8192-key tile", "v7_register_tile"),
+                "v7_padding": ("padded tile", "v7_register_tile")}
     for name, (variant, program) in as_built.items():
         for row in load_csv(f"h100_{name}.csv"):
             if row["variant"] == variant:
                 runs.setdefault((program, log2(row["n"])), []).append((name, float(row["sort_ms"])))
     body = []
-    for program in ("v4_half_threads", "v6_multistep"):
+    for program in ("v4_half_threads", "v7_register_tile"):
         for q in HEADLINE_SIZES:
             found = runs.get((program, q), [])
             if len(found) < 2:
@@ -573,7 +660,7 @@ def repeat_table():
     return (table(["stage", "n", "sort ms (run)", "largest / smallest - 1"], body) +
             "\nThe same stage configuration in separate recorded runs on one day: "
             "the tour and the experiments in which it ran as built (`docs/results/h100_tour*.csv`, "
-            "`h100_v4_tile.csv`, `h100_v6_tile.csv`, `h100_v6_padding.csv`).\n")
+            "`h100_v4_tile.csv`, `h100_v7_tile.csv`, `h100_v7_padding.csv`).\n")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -664,9 +751,16 @@ def against_previous(runs, stage, previous, q):
 
 def spread_value(args):
     """v:spread:STAGE:Q (the spread in percent), v:spread-range:STAGE:Q (fastest .. slowest),
-    v:neighbours:STAGE:PREVIOUS:Q (median speedup and verdict)."""
+    v:spread-max:Q (the largest spread of any stage), v:neighbours:STAGE:PREVIOUS:Q (median
+    speedup and verdict)."""
     kind, stage, *rest = args
     runs = spread_runs()
+    if kind == "spread-max":
+        # v:spread-max:Q, the largest spread of any stage at 2^Q (here `stage` holds Q).
+        q = int(stage)
+        values = [spread_percent(v) for (name, size), v in runs.items()
+                  if size == q and name in course.course_stage_names()]
+        return f"{max(values):.0f}%" if values else NOT_MEASURED
     if kind == "spread":
         values = runs.get((stage, int(rest[0])))
         return f"{spread_percent(values):.0f}%" if values else NOT_MEASURED

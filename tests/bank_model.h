@@ -3,10 +3,11 @@
 // Shared memory is split into 32 banks; 4-byte word w lives in bank w % 32. A warp instruction
 // in which lane l touches word address(l) is served in as many passes as the largest number of
 // different words any one bank is asked for (lanes asking for the same word share one access).
-// 1 means no conflict; 2 means a 2-way conflict, the instruction runs twice.
+// 1 means no conflict; 2 means a 2-way conflict, the instruction runs twice. The compiler may
+// merge neighbouring 4-byte accesses of a thread into one wider access (wide_access_passes).
 //
 // bank_pair_model.h applies it to the shared-memory accesses of v4_half_threads and
-// v5_bank_free, banks_v6_test.cpp to those of v6_multistep and v7_batched.
+// v5_bank_free, banks_layout_test.cpp to those of v7_register_tile and v8_batched.
 #pragma once
 
 #include <algorithm>
@@ -30,6 +31,27 @@ inline unsigned bank_ways(const std::vector<unsigned> &words) {
     ways = std::max(ways, static_cast<unsigned>(bank.second.size()));
   }
   return ways;
+}
+
+// The passes one warp instruction needs when each lane touches `width` consecutive words (1, 2
+// or 4: a 4-, 8- or 16-byte access), lane l from word first_words[l]. A wide access moves 128
+// bytes per pass at most, so the warp is served in groups of 32 / width lanes, one group after
+// the other, and each group takes as many passes as bank_ways finds among the words its lanes
+// touch. That is what Nsight Compute counts for v4's 8-byte accesses (chapter 7: 2 passes, no
+// conflict) and for v7's unpadded 16-byte ones (chapter 9).
+inline unsigned wide_access_passes(const std::vector<unsigned> &first_words, unsigned width) {
+  const unsigned group = kBanks / width;
+  unsigned passes = 0;
+  for (std::size_t start = 0; start < first_words.size(); start += group) {
+    std::vector<unsigned> words;
+    for (std::size_t lane = start; lane < start + group && lane < first_words.size(); ++lane) {
+      for (unsigned w = 0; w < width; ++w) {
+        words.push_back(first_words[lane] + w);
+      }
+    }
+    passes += bank_ways(words);
+  }
+  return passes;
 }
 
 // The worst over all warps of a block of block_threads threads, thread t touching address(t).

@@ -4,6 +4,8 @@
 // stores in a full block, and 1 (no conflict) for everything else.
 #include <doctest/doctest.h>
 
+#include <vector>
+
 #include "bank_pair_model.h"
 #include "bitonic_index.h"
 
@@ -21,4 +23,15 @@ TEST_CASE("the compare steps and the register phase are conflict-free") {
     CHECK(worst_ways_of_compare_steps(block_threads) == 1);
     CHECK(worst_ways_of_register_phase(block_threads) == 1);
   }
+}
+
+TEST_CASE("as compiled, v4's two tile moves are one 8-byte access: 2 passes, as v5's two take") {
+  // The machine code merges tile[2t] and tile[2t + 1] into one STS.64 (LDS.64 for the loads),
+  // docs/results/h100_sass_memory.csv. A warp's 8-byte access is served 16 lanes at a time, and
+  // each half warp touches 32 consecutive words: 2 passes, none of them a conflict.
+  std::vector<unsigned> first_words;
+  for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    first_words.push_back(tile_slot(lane, 0, kTileSize / kKeysPerThread));
+  }
+  CHECK(wide_access_passes(first_words, 2) == 2);
 }

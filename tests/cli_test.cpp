@@ -11,7 +11,7 @@
 namespace {
 
 const ProgramSpec kStage{"v0_naive", {}, false};
-const ProgramSpec kBatched{"v7_batched", {}, true};
+const ProgramSpec kBatched{"v8_batched", {}, true};
 const ProgramSpec kBaselines{"baselines", {"std_sort", "cub_radix"}, true};
 
 Options parse(const std::vector<std::string> &arguments, const ProgramSpec &program = kStage) {

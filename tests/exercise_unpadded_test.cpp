@@ -1,4 +1,4 @@
-// gpu suite, exercise 1 (docs/11_exercises.md): the check a student's stage lists in its
+// gpu suite, exercise 1 (docs/12_exercises.md): the check a student's stage lists in its
 // stage_gpu_tests. Its bitonic_sort must sort any n, not only powers of two: the test calls it
 // without the driver's padding and compares with std::sort.
 #include <doctest/doctest.h>

@@ -72,7 +72,7 @@ with tempfile.TemporaryDirectory() as folder:
     help_run = run("--help")
     if help_run.returncode != 0 or "usage: " + name not in help_run.stdout:
         failures.append("--help: expected exit 0 and the usage text")
-    # Programs that sort many arrays at once (--segment L, v7_batched).
+    # Programs that sort many arrays at once (--segment L, v8_batched).
     segments = "--segment L" in help_run.stdout
     seven = os.path.join(folder, "seven.bin")
     with open(seven, "wb") as file:

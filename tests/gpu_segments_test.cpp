@@ -1,4 +1,4 @@
-// gpu suite, stages that sort many arrays at once (v7_batched): bitonic_sort_segments, run
+// gpu suite, stages that sort many arrays at once (v8_batched): bitonic_sort_segments, run
 // through the same padding, transfer and timing code as the stage's program, must sort every
 // array exactly as std::sort sorts it, for every array length from 2 to 2^12 at several n
 // (powers of two, and a multiple of the length that is not one), distributions that stress a

@@ -1,5 +1,5 @@
 // cpu suite, stages with several keys per thread in registers in the in-block kernels
-// (v6_multistep on).
+// (v7_register_tile on).
 //
 // layout_slot places a thread's registers on the tile; round_layout says which layout a merge's
 // one round through shared memory uses. The test checks that every layout covers every key of
@@ -48,7 +48,7 @@ TEST_CASE("every layout covers the tile once, and its bits pair keys their strid
       }
     }
   }
-  // The worked examples of bitonic_index.h (v6_multistep's, and v7_batched's).
+  // The worked examples of bitonic_index.h (v7_register_tile's, and v8_batched's).
   if (kRegisterBits == 4) {
     CHECK(layout_slot(37, 3, 9) == 1573);
   } else {

@@ -6,7 +6,9 @@
 // whose bit j of m is 0, in the one direction sorts_ascending(first, size, ...). The test plays
 // the passes that bitonic_sort makes (steps_in_pass) for every n up to 2^16, and checks that the
 // pairs they compare are the reference network's, each exactly once, in the right direction,
-// step by step; and that the reads of a warp are 32 consecutive keys.
+// step by step; and that the reads of a warp are 32 consecutive keys. (The kernel finds the
+// pairs (m, m + 2^j) of step j with get_lower_partner, in compare_registers: index_pair_test.cpp
+// checks that those are the pairs whose bit j of m is 0.)
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// cpu suite, v7_batched: many arrays of `segment` keys sorted at once.
+// cpu suite, v8_batched: many arrays of `segment` keys sorted at once.
 //
 // The stage runs the network of each array by stopping the merges at size `segment` and taking
 // every direction from a key's position in its array (index_in_array). The test checks that this
@@ -28,12 +28,11 @@ TEST_CASE("directions from the position in the array give every array its own ne
             }
           }
           std::vector<Comparator> produced;
-          for (unsigned i = 0; i < n; ++i) {
-            const unsigned partner = partner_index(i, stride);
-            if (partner > i) {
-              produced.push_back(
-                  {i, partner, sorts_ascending(index_in_array(i, segment), size, ascending)});
-            }
+          // One thread per pair (get_lower_partner), its direction from its place in its array.
+          for (unsigned thread = 0; thread < n / 2; ++thread) {
+            const unsigned lower = get_lower_partner(thread, stride);
+            produced.push_back({lower, lower + stride,
+                                sorts_ascending(index_in_array(lower, segment), size, ascending)});
           }
           all_right = all_right && same_comparators(produced, expected);
         }

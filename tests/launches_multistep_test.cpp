@@ -38,7 +38,7 @@ TEST_CASE("launches_per_sort follows the split of the network, for every n up to
 
 TEST_CASE("the pass counts the chapters quote") {
   // With six steps per pass: 1 + 16 block_merge + 30 multistep at 2^29 with an 8192-key tile
-  // (v6), 1 + 18 + 36 with a 2048-key tile (v7).
+  // (v7_register_tile), 1 + 18 + 36 with a 2048-key tile (v6_multistep, v8_batched).
   if (kTileSize == 8192 && kStepsPerPass == 6) {
     CHECK(launches_per_sort(1u << 29) == 47);
     CHECK(launches_per_sort(1u << 27) == 39);

@@ -6,7 +6,7 @@ Usage: sanitize.py memcheck|racecheck|synccheck STAGE_PROGRAM GPU_PRESENT_PROGRA
 memcheck finds out-of-bounds and misaligned accesses, racecheck shared-memory data races (a
 missing barrier), synccheck barriers that not every thread of a block reaches. The sizes cover a
 block smaller than a warp, exactly one tile, several tiles with inter-block steps (for every
-stage's tile, up to v6_multistep's 8192 keys), and padding.
+stage's tile, up to v7_register_tile's 8192 keys), and padding.
 Exits 77 (SKIP) where there is no usable GPU or no compute-sanitizer.
 """
 import os
@@ -36,7 +36,7 @@ runs = [
     ["--log2", "11"],
     ["-n", "3000", "--dist", "few-unique"],
     ["--log2", "13", "--order", "desc", "--dist", "extremes"],
-    # Four of v6_multistep's 8192-key tiles: its multistep passes and block_merge run too.
+    # Four of v7_register_tile's 8192-key tiles: its multistep passes and block_merge run too.
     ["--log2", "15", "--dist", "few-unique"],
 ]
 failed = 0

@@ -14,11 +14,12 @@
 //   sat out each compare. Now every compare step runs one thread per pair: thread t computes the
 //   lower element of pair t with get_lower_partner (bitonic_index.h), the upper one is
 //   lower + stride, and every thread compares, so no thread returns early and no warp splits
-//   around a branch. That changes bitonic_step, the shared-memory steps of merge_in_block and
-//   the launch of bitonic_step in bitonic_sort(). The in-block kernels keep blocks of 1024
-//   threads, which now own a pair each: kKeysPerThread becomes 2 and the tile (kTileSize)
-//   doubles to 2048 keys. load_tile, store_tile, tile_slot and the register phase were written
-//   for any number of keys per thread and do not change.
+//   around a branch; the XOR partner, partner_index, has no caller left and goes. That changes
+//   bitonic_step, the shared-memory steps of merge_in_block and the launch of bitonic_step in
+//   bitonic_sort(). The in-block kernels keep blocks of 1024 threads, which now own a pair each:
+//   kKeysPerThread becomes 2 and the tile (kTileSize) doubles to 2048 keys. load_tile,
+//   store_tile, tile_slot and the register phase were written for any number of keys per thread
+//   and do not change.
 //
 // Prediction
 //   Launches fall from 1 + (q - 10)(q - 7) / 2 to 1 + (q - 11)(q - 8) / 2, because one more

@@ -7,18 +7,6 @@
 
 #include "host_device.h"
 
-// The partner of element i in a compare step of stride `stride` (a power of two): the element
-// whose index differs from i in exactly that one bit. XOR flips the bit.
-//
-//   stride 4, i = 1:  0001 ^ 0100 = 0101, partner 5
-//   stride 4, i = 5:  0101 ^ 0100 = 0001, partner 1
-//
-// So the pairs are symmetric: i and its partner name each other. The element whose bit is 0 is
-// the lower one of the pair (i < partner).
-__host__ __device__ inline unsigned partner_index(unsigned i, unsigned stride) {
-  return i ^ stride;
-}
-
 // The lower element of compare pair `thread` in a step of stride `stride` (a power of two);
 // the upper element is lower + stride. With one thread per pair, the n / 2 threads are spread
 // over the n / 2 lower elements: the indices whose bit `stride` is 0. They come in runs of

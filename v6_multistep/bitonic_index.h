@@ -7,18 +7,6 @@
 
 #include "host_device.h"
 
-// The partner of element i in a compare step of stride `stride` (a power of two): the element
-// whose index differs from i in exactly that one bit. XOR flips the bit.
-//
-//   stride 4, i = 1:  0001 ^ 0100 = 0101, partner 5
-//   stride 4, i = 5:  0101 ^ 0100 = 0001, partner 1
-//
-// So the pairs are symmetric: i and its partner name each other. The element whose bit is 0 is
-// the lower one of the pair (i < partner).
-__host__ __device__ inline unsigned partner_index(unsigned i, unsigned stride) {
-  return i ^ stride;
-}
-
 // The lower element of compare pair `thread` in a step of stride `stride` (a power of two);
 // the upper element is lower + stride. With one thread per pair, the n / 2 threads are spread
 // over the n / 2 lower elements: the indices whose bit `stride` is 0. They come in runs of
@@ -91,18 +79,23 @@ inline unsigned exact_log2(unsigned n) {
   return q;
 }
 
-// The in-block kernels hold kKeysPerThread = 2^kRegisterBits keys per thread in registers and
-// run the steps whose pairs lie among them there: kRegisterBits steps per trip through memory.
-constexpr unsigned kRegisterBits = 4;
-constexpr unsigned kKeysPerThread = 1u << kRegisterBits;
+// Keys one block of the in-block kernels owns, two per thread: its tile. Every compare step
+// whose stride is below the tile pairs two keys of the same tile, so one block can run it
+// alone. 1024 threads, the largest block CUDA allows, each owning a pair: 2048 keys.
+constexpr unsigned kTileSize = 2048;
 
-// Keys one block of the in-block kernels owns, its tile: 512 threads of 16 keys. Every compare
-// step whose stride is below the tile pairs two keys of the same tile, so one block can run it
-// alone; the larger the tile, the fewer global passes remain (docs/08_v6_multistep.md).
-constexpr unsigned kTileSize = 8192;
-constexpr unsigned kTileBits = 13;
-static_assert(kTileSize == 1u << kTileBits, "kTileBits is log2(kTileSize)");
-constexpr unsigned kBlockThreads = kTileSize / kKeysPerThread;
+// Keys each thread of the in-block kernels copies between global and shared memory and holds
+// in the register phase: the two keys of a compare pair.
+constexpr unsigned kKeysPerThread = 2;
+
+// The tile element that thread `thread` of a block of `threads` threads moves in its k-th copy
+// between global and shared memory, k = 0 .. kKeysPerThread - 1: element `thread` of the tile's
+// first half and of its second half. In each of the copies, the 32 lanes of a warp touch 32
+// consecutive words, which lie in the 32 different shared-memory banks (no two lanes wait for
+// one bank), and 128 consecutive bytes of global memory (docs/07_v5_bank_free.md).
+__host__ __device__ inline unsigned tile_slot(unsigned thread, unsigned k, unsigned threads) {
+  return thread + k * threads;
+}
 
 // The threads of a warp, its lanes. __shfl_xor_sync lets them read each other's registers.
 constexpr unsigned kWarpSize = 32;
@@ -120,42 +113,37 @@ __host__ __device__ inline unsigned lane_mask(unsigned lanes) {
   return lanes == kWarpSize ? 0xffffffffu : (1u << lanes) - 1;
 }
 
-// The tile position of register k of thread `thread` in the layout with its register bits at
-// `low`: the thread's kKeysPerThread registers hold the keys whose tile indices differ only in
-// bits low .. low + kRegisterBits - 1, so the steps of those strides pair two registers of one
-// thread. The bits of the thread index fill the other bits: those below
-// `low` stay, those above move up past the register bits.
+// The tile elements a thread holds in registers in the register phase (strides below the warp
+// size), k = 0 .. kKeysPerThread - 1. The lanes of a warp hold one run of lanes *
+// kKeysPerThread consecutive elements, register k of lane l the element l + k * lanes of it:
 //
-//   low = 0, thread-major: thread t holds keys 16 t .. 16 t + 15, register k key 16 t + k. The
-//     lanes of a warp then sit at bits 4 .. 8: strides 16 .. 256 pair two lanes (a shuffle).
-//   low >= 5, lane-major: the 32 lanes of a warp hold 32 consecutive keys in each register, so
-//     a warp's load or store of one register is 128 consecutive bytes.
+//   one key per thread           two keys per thread (v4_half_threads)
+//   lane        0  1 .. 31       lane          0   1 ..  31
+//   register 0  0  1 .. 31       register 0    0   1 ..  31      (run start +)
+//                                register 1   32  33 ..  63
 //
-//   low = 9, thread 37, register 3: the bits of 37 below bit 9 stay (37), register 3 goes to
-//     bits 9 .. 12 (3 << 9 = 1536), and nothing of the thread is left above: slot 1573.
-__host__ __device__ inline unsigned layout_slot(unsigned thread, unsigned k, unsigned low) {
-  const unsigned below = thread & ((1u << low) - 1);
-  const unsigned above = thread >> low;
-  return below | (k << low) | (above << (low + kRegisterBits));
+// Element and lane differ by a constant in each register, so for every stride below the warp
+// size the partner element (element ^ stride) sits in the same register of lane ^ stride: one
+// shuffle per register exchanges every pair. With one key per thread the element is the
+// thread's own, `thread`.
+__host__ __device__ inline unsigned warp_slot(unsigned thread, unsigned k, unsigned lanes) {
+  // The position of the lane in its warp: thread % lanes, as lanes is a power of two.
+  const unsigned lane = thread & (lanes - 1);
+  // The warp's run starts after the keys of the warps before it, kKeysPerThread per thread.
+  const unsigned run_start = (thread - lane) * kKeysPerThread;
+  return run_start + lane + k * lanes;
 }
 
-// The lane-major layout of the one round a merge makes through shared memory, for a merge whose
-// largest stride is 2^top_bit: its registers hold tile bits top_bit - (kRegisterBits - 1) ..
-// top_bit, the kRegisterBits largest strides. Strides below 2^(kRegisterBits + 5) pair keys of one
-// warp in the thread-major layout (two lanes, or two registers of one lane), so a merge without
-// larger strides needs no round: 0. With kTileBits <= 2 * kRegisterBits + 5, the strides left after
-// the round are all such strides, so one round is all a merge ever needs.
-__host__ __device__ inline unsigned round_layout(unsigned top_bit) {
-  return top_bit >= kRegisterBits + 5 ? top_bit - (kRegisterBits - 1) : 0;
-}
-
-// The word of shared memory that holds tile position `slot`: one word of padding after every 32.
-// In the thread-major layout the lanes of a warp are 16 words apart, so without it lanes l,
-// l + 2, l + 4, ... would ask one bank for 16 different words in the same instruction (a 16-way
-// bank conflict, docs/08_v6_multistep.md); the padding moves each further run of 32 words one
-// bank on, and the 32 lanes land in 32 different banks. Lane-major layouts stay conflict-free.
-__host__ __device__ constexpr unsigned padded(unsigned slot) {
-  return slot + slot / 32;
+// In a register exchange, the two lanes of a pair hold one key each, and both compute the same
+// compare: each keeps the key that belongs at its own position. Position i is the lower one of
+// its pair when its bit `stride` (i & stride) is 0. The lower position keeps the smaller key
+// when the pair sorts ascending, the upper position when it sorts descending. Both positions
+// get the same direction from sorts_ascending: they differ only in bit `stride`, and
+// stride < size, so bit `size` is the same.
+__host__ __device__ inline bool keeps_smaller(unsigned i, unsigned size, unsigned stride,
+                                              bool ascending) {
+  const bool lower = (i & stride) == 0;
+  return lower == sorts_ascending(i, size, ascending);
 }
 
 // The most compare steps one multistep pass runs. Each thread then holds 2^6 = 64 keys in

@@ -8,32 +8,30 @@
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
 // What changes from v5_bank_free, and why
-//   v5 runs close to its floor, so only fewer passes can make it faster; and its floor hides
-//   where the time goes. Most of its passes are bitonic_step launches, one compare step each.
-//   But k consecutive steps of one merge, strides s, s / 2, ..., s / 2^(k-1), only ever pair
-//   keys whose indices differ in those k bits. A thread that holds the 2^k keys that differ only
-//   there finds every partner among them: it can load them into registers, run all k steps
-//   there, and store them once. That is this stage's one idea, used at both levels:
-//   - in global memory, the new kernel multistep runs kStepsPerPass strides of a tile or more
-//     per pass (fewer in the last pass of a merge) on groups of 2^kStepsPerPass keys
-//     (get_first_key); it replaces bitonic_step, which is multistep with one step;
-//     launch_multistep picks the compiled version for the number of steps;
-//   - in shared memory, block_sort and block_merge now hold 16 keys per thread in registers and
-//     run 4 steps per trip through the tile (exchange, layout_slot); strides of one warp's keys
-//     go through shuffles (compare_lanes), and the tile grows to 8192 keys. The tile's words
-//     are padded (padded()) so that a warp's 16-word-apart accesses do not queue on one bank.
-//   Every compare now puts the smaller key first: a thread whose keys must go the other way
-//   turns them into ~key first (flip_keys) and back after, which reverses their order
-//   (order_pair, compare_registers). merge_in_block, load and store helpers are new;
-//   compare_and_swap is kept for the first, in-thread sizes of block_sort (sort_thread_keys).
-//   bitonic_sort() launches the new kernels (kThreadsPerBlock threads per multistep block), and
-//   in bitonic_index.h kKeysPerThread, kTileSize and launches_per_sort change with them.
+//   v5 runs close to its floor, so only fewer passes can make it faster, and most of its passes
+//   are bitonic_step launches of one compare step each (171 of its 190 at 2^29). But k
+//   consecutive steps of one merge, strides s, s / 2, ..., s / 2^(k-1), only ever pair keys whose
+//   indices differ in those k bits. A thread that holds the 2^k keys that differ only there finds
+//   every partner among them: it can load them into registers, run all k steps there, and store
+//   them once. The new kernel multistep does that for up to kStepsPerPass strides of a tile or
+//   more per pass (fewer in the last pass of a merge), on groups of 2^kStepsPerPass keys whose
+//   first key get_first_key gives (bitonic_index.h); it replaces bitonic_step, which is
+//   multistep with one step. launch_multistep picks the compiled version for the number of
+//   steps: a thread's keys stay in registers only if their number is known when the kernel is
+//   compiled. The keys of a group all go the same way, so a thread whose keys must run
+//   descending turns them into ~key (flip_keys), runs ascending steps, and turns them back; each
+//   compare is then one min and one max (order_pair, compare_registers). bitonic_sort() launches
+//   multistep passes where v5 launched bitonic_step (kThreadsPerBlock now sizes their blocks),
+//   and in bitonic_index.h launches_per_sort counts them (steps_in_pass). The in-block kernels
+//   are v5's, unchanged.
 //
 // Prediction
-//   Passes at 2^29 fall from 190 to 47 (1 block_sort, 16 block_merge, 30 multistep passes),
-//   at 2^27 from 153 to 39. If every pass moves the array about as fast as a copy, the time
-//   falls with them: from 274 ms to about 70 ms at 2^29 and from 57 ms to about 15 ms at 2^27,
-//   near 4x. block_sort, 91 compare steps on every key, costs several copies' time.
+//   Passes at 2^29 fall from 190 to 55 (1 block_sort, 18 block_merge, 36 multistep passes) and
+//   at 2^27 from 153 to 47. If a multistep pass costs about one copy of the array, its 36 passes
+//   take about 52 ms at 2^29 where v5's 171 steps took most of its 274 ms. The in-block launches
+//   keep v5's cost, about 2.2 copies for a block_merge and 10 for the block_sort in chapter 7's
+//   profile: about 70 ms more. About 120 ms in all, a little over 2x faster than v5; the in-block
+//   kernels then take over half of the time.
 //
 // Build and run
 //   meson setup build && meson compile -C build v6_multistep
@@ -84,20 +82,22 @@ __device__ void flip_keys(int (&key)[kCount], bool flip) {
   }
 }
 
-// The ascending steps that pair two registers of this thread: register bits top_bit down to 0,
-// each pairing register k with register k + 2^bit (bit `bit` of k is 0). The loops are unrolled
-// over every bit a register index has, so every index is a constant and the keys stay in
-// registers; bits above top_bit are skipped.
+// The ascending steps that pair two registers of this thread: register strides 2^top_bit down
+// to 1. A step of register stride s has kCount / 2 pairs, and pair p runs from register
+// get_lower_partner(p, s) to that plus s: chapter 6's one thread per pair, here one turn of the
+// loop per pair. The loops are unrolled over every bit a register index has, so every index is
+// a constant (get_lower_partner is worked out by the compiler) and the keys stay in registers;
+// strides above 2^top_bit are skipped.
 template <unsigned kCount>
 __device__ void compare_registers(int (&key)[kCount], unsigned top_bit) {
 #pragma unroll
   for (int bit = 31 - __builtin_clz(kCount); bit-- > 0;) {
     if (bit <= static_cast<int>(top_bit)) {
+      const unsigned stride = 1u << bit;
 #pragma unroll
-      for (unsigned k = 0; k < kCount; ++k) {
-        if ((k & (1u << bit)) == 0) {
-          order_pair(key[k], key[k + (1u << bit)]);
-        }
+      for (unsigned pair = 0; pair < kCount / 2; ++pair) {
+        const unsigned lower = get_lower_partner(pair, stride);
+        order_pair(key[lower], key[lower + stride]);
       }
     }
   }
@@ -166,131 +166,68 @@ void launch_multistep(int *keys, unsigned n, unsigned size, unsigned top_stride,
   CHECK_LAUNCH();
 }
 
-// Loads this thread's keys of a tile in the thread-major layout (layout_slot with low = 0):
-// thread t gets keys 16 t .. 16 t + 15, as four 16-byte loads. A tile smaller than one thread's
-// keys (n < 16) is read key by key; the registers past its end are never paired with its keys.
-__device__ void load_thread_major(int (&key)[kKeysPerThread], const int *tile_keys,
-                                  unsigned tile_size) {
-  const unsigned first = threadIdx.x * kKeysPerThread;
-  if (tile_size >= kKeysPerThread) {
-    const int4 *fours = reinterpret_cast<const int4 *>(tile_keys + first);
-#pragma unroll
-    for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
-      const int4 four = fours[v];
-      key[4 * v] = four.x;
-      key[4 * v + 1] = four.y;
-      key[4 * v + 2] = four.z;
-      key[4 * v + 3] = four.w;
-    }
-  } else {
-#pragma unroll
-    for (unsigned k = 0; k < kKeysPerThread; ++k) {
-      key[k] = k < tile_size ? tile_keys[first + k] : 0;
-    }
+// Steps first_stride, first_stride / 2, ..., 1 of the merge of `size`, inside one block.
+// `tile` points at the block's keys, the first of which is key tile_start of the whole array;
+// thread t owns compare pair t of the tile. Every stride is below the tile size, so every pair
+// lies in the same tile.
+__device__ void merge_in_block(int *tile, unsigned tile_start, unsigned size, unsigned first_stride,
+                               bool ascending) {
+  const unsigned lanes = warp_lanes(blockDim.x);
+  unsigned stride = first_stride;
+  // Strides of a warp or more pair keys of threads in different warps: shared memory.
+  for (; stride >= lanes; stride /= 2) {
+    // Tiles start at multiples of the tile size, so the pair's positions in the tile are lower
+    // and lower + stride; the direction needs the position in the whole array.
+    const unsigned lower = get_lower_partner(threadIdx.x, stride);
+    compare_and_swap(tile, lower, lower + stride,
+                     sorts_ascending(tile_start + lower, size, ascending));
+    // Barrier: the next step reads keys that other threads of the block have just written.
+    __syncthreads();
   }
-}
-
-// Stores this thread's keys of a tile from the thread-major layout, as load_thread_major reads.
-__device__ void store_thread_major(int *tile_keys, const int (&key)[kKeysPerThread],
-                                   unsigned tile_size) {
-  const unsigned first = threadIdx.x * kKeysPerThread;
-  if (tile_size >= kKeysPerThread) {
-    int4 *fours = reinterpret_cast<int4 *>(tile_keys + first);
-#pragma unroll
-    for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
-      fours[v] = make_int4(key[4 * v], key[4 * v + 1], key[4 * v + 2], key[4 * v + 3]);
-    }
-  } else {
-#pragma unroll
-    for (unsigned k = 0; k < kKeysPerThread; ++k) {
-      if (k < tile_size) {
-        tile_keys[first + k] = key[k];
-      }
-    }
-  }
-}
-
-// Moves this thread's keys from layout `from` to layout `to` through the block's tile in shared
-// memory: every thread stores its keys where `from` puts them and loads the ones `to` gives it.
-__device__ void exchange(int (&key)[kKeysPerThread], int *tile, unsigned from, unsigned to) {
-  // Barrier: threads may still be loading their keys of the previous exchange from the tile.
-  __syncthreads();
-#pragma unroll
+  // Strides below the warp pair two lanes of one warp. Each thread takes its keys into
+  // registers, at the tile positions warp_slot gives: for every such stride, the partner of the
+  // key in register k of lane l is the key in register k of lane l ^ stride.
+  unsigned slot[kKeysPerThread];
+  int key[kKeysPerThread];
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    tile[padded(layout_slot(threadIdx.x, k, from))] = key[k];
+    slot[k] = warp_slot(threadIdx.x, k, lanes);
+    key[k] = tile[slot[k]];
   }
-  // Barrier: every key must be in the tile before any thread loads its new ones.
-  __syncthreads();
-#pragma unroll
+  for (; stride > 0; stride /= 2) {
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      // Each lane sends key[k] to lane ^ stride and receives that lane's key[k]. The shuffle
+      // waits until every lane of the mask has arrived, reads all their values, then hands
+      // them out: no lane can see a half-done exchange.
+      const int other = __shfl_xor_sync(lane_mask(lanes), key[k], stride);
+      // Both lanes of the pair compare the same two keys; each keeps the one its position needs.
+      key[k] = keeps_smaller(tile_start + slot[k], size, stride, ascending) ? min(key[k], other)
+                                                                            : max(key[k], other);
+    }
+  }
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    key[k] = tile[padded(layout_slot(threadIdx.x, k, to))];
+    tile[slot[k]] = key[k];
   }
+  // Barrier: the next merge, or the store to global memory, reads keys of other warps.
+  __syncthreads();
 }
 
-// The ascending steps that pair two lanes of a warp, in the thread-major layout: tile bits
-// top_bit down to kRegisterBits are the bits of the lane (bit kRegisterBits + c is lane bit c).
-// Each lane trades every register with lane ^ 2^c; the lower lane of the pair keeps the smaller
-// key, the upper one the larger.
-__device__ void compare_lanes(int (&key)[kKeysPerThread], unsigned top_bit, unsigned lanes) {
-#pragma unroll
-  for (int c = 4; c >= 0; --c) {
-    if (static_cast<unsigned>(c) + kRegisterBits <= top_bit && (1u << c) < lanes) {
-      const unsigned lane_stride = 1u << c;
-      const bool lower = (threadIdx.x & lane_stride) == 0;
-#pragma unroll
-      for (unsigned k = 0; k < kKeysPerThread; ++k) {
-        // The shuffle waits until every lane of the mask has arrived, reads all their values,
-        // then hands them out: no lane can see a half-done exchange.
-        const int other = __shfl_xor_sync(lane_mask(lanes), key[k], lane_stride);
-        key[k] = lower ? min(key[k], other) : max(key[k], other);
-      }
-    }
+// Copies the block's tile from global memory into shared memory: kKeysPerThread keys per
+// thread, at the tile positions tile_slot gives.
+__device__ void load_tile(int *tile, const int *keys, unsigned tile_start) {
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned slot = tile_slot(threadIdx.x, k, blockDim.x);
+    tile[slot] = keys[tile_start + slot];
   }
+  // Barrier: the first step reads partners' keys, which other threads have just loaded.
+  __syncthreads();
 }
 
-// The steps of an ascending merge from stride 2^top_bit down to 1 on the block's tile. The keys
-// arrive in registers in layout `layout` (thread-major, or lane-major at low = layout) and
-// leave thread-major. Strides of 2^(kRegisterBits + 5) and more pair keys of different warps:
-// the kRegisterBits largest run in the merge's lane-major round (round_layout), on registers,
-// after which one exchange brings the keys back to the thread-major layout for the shuffle steps
-// and the last kRegisterBits steps, again on registers.
-__device__ void merge_in_block(int (&key)[kKeysPerThread], int *tile, unsigned top_bit,
-                               unsigned layout, unsigned lanes) {
-  const unsigned low = round_layout(top_bit);
-  if (low != 0) {
-    if (layout != low) {
-      exchange(key, tile, layout, low);
-    }
-    compare_registers(key, kRegisterBits - 1);
-    top_bit = low - 1;
-    layout = low;
-  }
-  if (layout != 0) {
-    exchange(key, tile, layout, 0);
-  }
-  compare_lanes(key, top_bit, lanes);
-  compare_registers(key, top_bit < kRegisterBits ? top_bit : kRegisterBits - 1);
-}
-
-// Sizes 2 .. kKeysPerThread (or the tile, if smaller): every pair lies inside one thread's
-// registers. Thread-major, register k holds key first + k, so each pair's direction comes from
-// its index (sorts_ascending), different for different registers up to size 8.
-__device__ void sort_thread_keys(int (&key)[kKeysPerThread], unsigned first, unsigned tile_size,
-                                 bool ascending) {
-#pragma unroll
-  for (unsigned size = 2; size <= kKeysPerThread; size *= 2) {
-    if (size > tile_size) {
-      break;
-    }
-#pragma unroll
-    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
-#pragma unroll
-      for (unsigned k = 0; k < kKeysPerThread; ++k) {
-        if ((k & stride) == 0) {
-          compare_and_swap(key, k, k + stride, sorts_ascending(first + k, size, ascending));
-        }
-      }
-    }
+// Copies the tile back to global memory. merge_in_block ends with a barrier, so every key of
+// the tile is final when this runs.
+__device__ void store_tile(int *keys, const int *tile, unsigned tile_start) {
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned slot = tile_slot(threadIdx.x, k, blockDim.x);
+    keys[tile_start + slot] = tile[slot];
   }
 }
 
@@ -298,56 +235,28 @@ __device__ void sort_thread_keys(int (&key)[kKeysPerThread], unsigned first, uns
 // odd ones descending (sorts_ascending), so each pair of neighbouring tiles is a bitonic
 // sequence, ready for the first merge above the tile. When n <= kTileSize there is one block,
 // its last size is n, and the whole array comes out sorted.
-__global__ void __launch_bounds__(kBlockThreads)
-    block_sort(int *keys, unsigned tile_size, bool ascending) {
-  // The block's tile in shared memory, for the exchanges between layouts.
-  __shared__ int tile[padded(kTileSize)];
+__global__ void __launch_bounds__(kTileSize / kKeysPerThread)
+    block_sort(int *keys, bool ascending) {
+  // The block's tile in shared memory: loaded once, sorted by all the steps, stored once.
+  __shared__ int tile[kTileSize];
+  const unsigned tile_size = kKeysPerThread * blockDim.x;
   const unsigned tile_start = blockIdx.x * tile_size;
-  const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
-  const unsigned lanes = warp_lanes(blockDim.x);
-  int key[kKeysPerThread];
-  load_thread_major(key, keys + tile_start, tile_size);
-  sort_thread_keys(key, first, tile_size, ascending);
-  // The larger sizes, each one merge. Bit `size` of every key of a thread is a bit of the
-  // thread's index here (size > kKeysPerThread): one direction per thread and merge, which
-  // flip_keys turns into ascending steps. The loop is unrolled over every size a tile has, so
-  // that each merge's layouts are constants.
-  bool flipped = false;
-#pragma unroll
-  for (unsigned size_bit = kRegisterBits + 1; size_bit <= kTileBits; ++size_bit) {
-    const unsigned size = 1u << size_bit;
-    if (size > tile_size) {
-      break;
-    }
-    const bool flip = !sorts_ascending(first, size, ascending);
-    flip_keys(key, flip != flipped);
-    flipped = flip;
-    merge_in_block(key, tile, size_bit - 1, 0, lanes);
+  load_tile(tile, keys, tile_start);
+  for (unsigned size = 2; size <= tile_size; size *= 2) {
+    merge_in_block(tile, tile_start, size, size / 2, ascending);
   }
-  flip_keys(key, flipped);
-  store_thread_major(keys + tile_start, key, tile_size);
+  store_tile(keys, tile, tile_start);
 }
 
-// The strides of the merge of `size` that stay inside a tile: tile size / 2 down to 1. Only runs
-// above the tile (n > kTileSize), so the tile is always kTileSize keys.
-__global__ void __launch_bounds__(kBlockThreads)
+// The strides of the merge of `size` that stay inside a tile: tile size / 2 down to 1.
+__global__ void __launch_bounds__(kTileSize / kKeysPerThread)
     block_merge(int *keys, unsigned size, bool ascending) {
-  __shared__ int tile[padded(kTileSize)];
-  const unsigned tile_start = blockIdx.x * kTileSize;
-  // size > kTileSize, so every key of the tile has the same bit `size`: one direction.
-  const bool flip = !sorts_ascending(tile_start, size, ascending);
-  // Load straight into the layout of the merge's round (the tile's top kRegisterBits bits in
-  // registers): each load of a warp is 128 consecutive bytes.
-  const unsigned top_low = round_layout(kTileBits - 1);
-  int key[kKeysPerThread];
-#pragma unroll
-  for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    key[k] = keys[tile_start + layout_slot(threadIdx.x, k, top_low)];
-  }
-  flip_keys(key, flip);
-  merge_in_block(key, tile, kTileBits - 1, top_low, kWarpSize);
-  flip_keys(key, flip);
-  store_thread_major(keys + tile_start, key, kTileSize);
+  __shared__ int tile[kTileSize];
+  const unsigned tile_size = kKeysPerThread * blockDim.x;
+  const unsigned tile_start = blockIdx.x * tile_size;
+  load_tile(tile, keys, tile_start);
+  merge_in_block(tile, tile_start, size, tile_size / 2, ascending);
+  store_tile(keys, tile, tile_start);
 }
 
 }  // namespace
@@ -357,13 +266,11 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
   if (n < 2) {
     return;
   }
-  // The in-block kernels run one block per tile, kKeysPerThread keys per thread (one thread
-  // for a tile smaller than that).
+  // The in-block kernels run one block of tile_size / kKeysPerThread threads per tile.
   const unsigned tile_size = std::min(n, kTileSize);
   const unsigned tiles = n / tile_size;
-  const unsigned tile_threads = std::max(1u, tile_size / kKeysPerThread);
   // Every size up to the tile, in one launch.
-  block_sort<<<tiles, tile_threads>>>(keys, tile_size, ascending);
+  block_sort<<<tiles, tile_size / kKeysPerThread>>>(keys, ascending);
   CHECK_LAUNCH();
   for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
     // Strides of a tile or more pair keys of different tiles: up to kStepsPerPass of them per
@@ -375,7 +282,7 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
       stride >>= steps;
     }
     // The strides below the tile: one launch for all of them.
-    block_merge<<<tiles, kBlockThreads>>>(keys, size, ascending);
+    block_merge<<<tiles, tile_size / kKeysPerThread>>>(keys, size, ascending);
     CHECK_LAUNCH();
   }
 }

@@ -7,7 +7,7 @@
 //   thrust     thrust::sort, the one-line call most code uses (it picks a radix sort for int)
 //   copy       not a sort: one device-to-device copy of the keys, the bandwidth ceiling that
 //              the results compare every pass against (reads 4n bytes, writes 4n)
-// and, for many arrays of L keys sorted separately (--segment L, docs/09_v7_batched.md):
+// and, for many arrays of L keys sorted separately (--segment L, docs/10_v8_batched.md):
 //   std_sort             std::sort of every array, one CPU core
 //   cub_segmented        cub::DeviceSegmentedSort::SortKeys, CUB's sort for many arrays
 //   cub_segmented_radix  cub::DeviceSegmentedRadixSort::SortKeys, one radix sort per array

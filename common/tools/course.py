@@ -7,6 +7,7 @@ docs/generate.py. Python 3 standard library only.
 import csv
 import datetime
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -197,3 +198,92 @@ def arguments_only():
     """Whether a script should stop once it has read its command line: tests/commands_test.py
     sets COURSE_ARGUMENTS_ONLY to check that the commands the text gives are accepted."""
     return bool(os.environ.get("COURSE_ARGUMENTS_ONLY"))
+
+
+# ---------------------------------------------------------------------------------------------
+# The structure of a stage's sources: its top-level definitions, its header's sections, and the
+# section a stage may declare replaced whole. tests/progression_test.py and docs/generate.py
+# read the sources through these.
+
+
+def definitions(path):
+    """{name: text} of the top-level definitions of a C++ file, in file order, each with the
+    comment lines directly above it. A definition starts at a line in column 0 that is not a
+    comment, a preprocessor line or a brace, and ends at the next line that is '}' or ends with
+    ';' in column 0 (a constant)."""
+    lines = open(path).read().splitlines()
+    found = {}
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        starts = line and not line[0].isspace() and not line.startswith(
+            ("//", "#", "}", "namespace", "{"))
+        if not starts:
+            index += 1
+            continue
+        first = index
+        while first > 0 and lines[first - 1].startswith("//"):
+            first -= 1
+        end = index
+        if not line.rstrip().endswith(";"):
+            while end < len(lines) and lines[end] != "}":
+                end += 1
+        text = "\n".join(lines[first:end + 1])
+        head = " ".join(lines[index:end + 1])
+        name = re.search(r"(\w+)\s*(\(|=|\[|;)", re.sub(r"__launch_bounds__\([^)]*\)", "", head))
+        if name:
+            found[name.group(1)] = text
+        index = end + 1
+    return found
+
+
+def header_section(path, title):
+    """The lines of the header comment's section that starts with `// TITLE`, up to the next
+    empty comment line ('' if there is none)."""
+    text = open(path).read()
+    match = re.search(rf"// {title}.*?\n(.*?)\n//\n", text, re.S)
+    return match.group(1) if match else ""
+
+
+REPLACED_SECTION = re.compile(r"section\s+\((\w+)\s+to\s+(\w+)\)\s+is\s+replaced\s+whole")
+
+
+def replaced_section(stage):
+    """(first, last) definition of the section of bitonic_sort.cu that the stage's header
+    declares replaced whole ("section (FIRST to LAST) is replaced whole"), or None."""
+    changes = header_section(os.path.join(ROOT, stage, "bitonic_sort.cu"), "What changes from")
+    match = REPLACED_SECTION.search(re.sub(r"\s*//\s*", " ", changes))
+    return (match.group(1), match.group(2)) if match else None
+
+
+def section_names(names, first, last):
+    """The names from `first` to `last` in the order given (file order), or [] if either is
+    missing or they are out of order."""
+    if first not in names or last not in names or names.index(first) > names.index(last):
+        return []
+    return names[names.index(first):names.index(last) + 1]
+
+
+def replaced_definitions(previous, stage):
+    """Where `stage`'s header declares a section of bitonic_sort.cu replaced whole: (the old
+    file's definitions it replaces, the new file's definitions that make it), each in file
+    order; None where it declares none. The old ones are those the new section redefines or
+    that the new file no longer has."""
+    declared = replaced_section(stage)
+    if not declared:
+        return None
+    before = list(definitions(os.path.join(ROOT, previous, "bitonic_sort.cu")))
+    after = definitions(os.path.join(ROOT, stage, "bitonic_sort.cu"))
+    new = section_names(list(after), *declared)
+    old = [name for name in before if name in new or name not in after]
+    return old, new
+
+
+def section_text(path, names):
+    """(start, end) character offsets in the file of the run of definitions `names` (the first
+    one's comment to the last one's closing line)."""
+    text = open(path).read()
+    found = definitions(path)
+    start = text.index(found[names[0]])
+    end = text.index(found[names[-1]]) + len(found[names[-1]])
+    return start, end

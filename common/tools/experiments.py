@@ -8,16 +8,19 @@ does not make.
                  stage with 512-thread blocks (a 1024-key tile): how much of v4's gain is its
                  doubled tile (chapter 6)
   v6_steps       v6_multistep with 3, 4, 5 and 6 compare steps per multistep pass (chapter 8)
-  v6_tile        v6_multistep with 16 keys per thread and an 8192-key tile against 8 keys per
-                 thread and a 2048-key tile (chapter 8)
-  v6_padding     v6_multistep with and without the padding of its shared-memory tile (chapter 8)
-  v7_mapping     v7_batched as built, 8 keys per thread (a warp holds 256 keys, a block 2048),
-                 against v6's 16 (512 and 8192), for arrays of 2 .. 2^14 keys (chapter 9)
-  segments       v7_batched against cub::DeviceSegmentedSort and DeviceSegmentedRadixSort for
-                 arrays of 2 .. 2^27 keys, 2^27 keys in all (chapter 9)
+  v7_tile        v7_register_tile as built, 16 keys per thread and an 8192-key tile, against the
+                 same kernels with v6's 2048-key tile at 16 and at 8 keys per thread (chapter 9)
+  v7_padding     v7_register_tile with and without the padding of its shared-memory tile
+                 (chapter 9)
+  v8_mapping     v8_batched as built, 8 keys per thread (a warp holds 256 keys, a block 2048),
+                 against v7's 16 (512 and 8192), for arrays of 2 .. 2^14 keys (chapter 10)
+  segments       v8_batched against cub::DeviceSegmentedSort and DeviceSegmentedRadixSort for
+                 arrays of 2 .. 2^27 keys, 2^27 keys in all (chapter 10)
   spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
-                 how far apart two measurements of one program fall (chapter 10)
-  distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 10)
+                 how far apart two measurements of one program fall (chapter 11)
+  distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 11)
+  unpadded       builds v7_register_tile and v8_batched without the padding of their tile and
+                 prints the programs' paths, for measure_banks.py --extra; records nothing
 
 A variant of a stage is built from a copy of the stage's folder in which one constant of
 bitonic_index.h is changed, compiled with nvcc against the build's common libraries, so that it
@@ -136,41 +139,57 @@ def v6_steps(runner):
         for steps in (3, 4, 5, 6)})
 
 
-def v6_tile(runner):
-    return sweep(runner, "v6_tile", {
-        "16 keys per thread, 8192-key tile": stage_program(runner.build, "v6_multistep"),
-        "8 keys per thread, 2048-key tile": [runner.variant("v6_multistep", "v6_tile2048", {
+def v7_tile(runner):
+    return sweep(runner, "v7_tile", {
+        "16 keys per thread, 8192-key tile": stage_program(runner.build, "v7_register_tile"),
+        "16 keys per thread, 2048-key tile": [runner.variant(
+            "v7_register_tile", "v7_tile2048", {"kTileSize": "2048", "kTileBits": "11"})],
+        "8 keys per thread, 2048-key tile": [runner.variant("v7_register_tile", "v7_keys8", {
             "kRegisterBits": "3", "kTileSize": "2048", "kTileBits": "11"})],
     })
 
 
-def v6_padding(runner):
-    return sweep(runner, "v6_padding", {
-        "padded tile": stage_program(runner.build, "v6_multistep"),
-        "no padding": [runner.variant_with("v6_multistep", "v6_unpadded",
-                                           "return slot + slot / 32;", "return slot;")],
+def v7_padding(runner):
+    return sweep(runner, "v7_padding", {
+        "padded tile": stage_program(runner.build, "v7_register_tile"),
+        "no padding": [unpadded(runner, "v7_register_tile")],
     }, sizes=[20, 27])
 
 
-def v7_mapping(runner):
+def unpadded(runner, stage):
+    """The stage built without the padding of its shared-memory tile (padded() returns the slot
+    itself): the program's path. measure_banks.py counts its bank conflicts."""
+    name = stage.split("_")[0] + "_unpadded"
+    return runner.variant_with(stage, name, "return slot + slot / 32;", "return slot;")
+
+
+def v8_mapping(runner):
     programs = {
-        "8 keys per thread, 2048-key tile": stage_program(runner.build, "v7_batched"),
-        "16 keys per thread, 8192-key tile": [runner.variant("v7_batched", "v7_keys16", {
+        "8 keys per thread, 2048-key tile": stage_program(runner.build, "v8_batched"),
+        "16 keys per thread, 8192-key tile": [runner.variant("v8_batched", "v8_keys16", {
             "kRegisterBits": "4", "kTileSize": "8192", "kTileBits": "13"})],
     }
     records = []
     for log2_segment in range(1, 15):
         for variant, command in programs.items():
-            records.append(runner.record("v7_mapping", variant, command + [
+            records.append(runner.record("v8_mapping", variant, command + [
                 "--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]))
     return records
+
+
+def unpadded_programs(runner):
+    """Builds the stages whose tile is padded without the padding, for measure_banks.py --extra;
+    records nothing."""
+    for stage in ("v7_register_tile", "v8_batched"):
+        print(unpadded(runner, stage))
+    return []
 
 
 def segments(runner):
     records = []
     for log2_segment in list(range(1, 17)) + [18, 20, 22, 24, 27]:
         segment = 1 << log2_segment
-        for program in ["v7_batched"] + course.SEGMENTED_BASELINES:
+        for program in ["v8_batched"] + course.SEGMENTED_BASELINES:
             # DeviceSegmentedRadixSort sorts each array with a whole block of its own: seconds
             # for short arrays, so one timed run there.
             slow = program == "cub_segmented_radix" and segment <= 64
@@ -202,9 +221,10 @@ def distributions(runner):
     return records
 
 
-EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v6_tile": v6_tile,
-               "v6_padding": v6_padding, "v7_mapping": v7_mapping, "segments": segments,
-               "spread": spread, "distributions": distributions}
+EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
+               "v7_padding": v7_padding, "v8_mapping": v8_mapping, "segments": segments,
+               "spread": spread, "distributions": distributions,
+               "unpadded": unpadded_programs}
 
 
 def main():
@@ -224,6 +244,8 @@ def main():
     runner = Runner(arguments)
     for name in arguments.experiments:
         records = EXPERIMENTS[name](runner)
+        if not records:
+            continue
         path = os.path.join(arguments.out, f"{name}.csv")
         course.write_csv(path, records)
         print(f"wrote {len(records)} records to {path}", file=sys.stderr)

@@ -5,11 +5,11 @@
 
 Profiles the first block_sort and the first block_merge launch of every stage that keeps a tile
 in shared memory (v2_shared on), and of the programs given with --extra NAME=PATH (a variant
-built by experiments.py, such as v6_multistep without padding), at n = 2^20 (one sort, no
+built by experiments.py, such as v7_register_tile without padding), at n = 2^20 (one sort, no
 validation), and records, per kernel, the shared-memory load and store instructions the warps
 executed, the wavefronts (passes through the banks) they took, and the bank conflicts ncu
 counts, with the GPU, driver and date. tests/bank_model.h predicts which accesses conflict;
-docs/07_v5_bank_free.md and docs/08_v6_multistep.md set the two side by side. ncu runs with
+docs/07_v5_bank_free.md and docs/09_v7_register_tile.md set the two side by side. ncu runs with
 --clock-control none, so the GPU's clocks are left as they are.
 
 With --sass-csv it also counts, per kernel, the shared- and global-memory instructions in the

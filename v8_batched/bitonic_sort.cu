@@ -1,4 +1,4 @@
-// v7_batched: many arrays sorted at once; the network stops at their length.
+// v8_batched: many arrays sorted at once; the network stops at their length.
 //
 // What this program does
 //   Sorts n 32-bit integers in device memory with the bitonic sorting network
@@ -7,8 +7,8 @@
 //   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
-// What changes from v6_multistep, and why
-//   Bitonic sort loses to a radix sort on one long array (docs/10_results.md), but many short
+// What changes from v7_register_tile, and why
+//   Bitonic sort loses to a radix sort on one long array (docs/11_results.md), but many short
 //   arrays are another problem: a library sort pays for every array, a network pays nothing.
 //   This stage sorts the n / L arrays of L consecutive keys each (--segment L; L = n is the
 //   whole input) with one network: the merges stop at size L (bitonic_sort_segments, and
@@ -16,12 +16,12 @@
 //   array (index_in_array in bitonic_index.h), so that the last merge of every array runs in the
 //   requested order. multistep, sort_thread_keys, block_sort and block_merge take the array
 //   length for that; so do launch_multistep, bitonic_sort (one array of n keys) and
-//   launches_per_sort. The rest is v6's, with 8 keys per thread instead of 16 (kRegisterBits,
-//   kTileSize and kTileBits in bitonic_index.h, and the examples of layout_slot and padded),
-//   which the chapter measures to suit short arrays better: arrays of up to 8 keys are sorted
-//   inside one thread's registers, up to 256 inside one warp (registers and shuffles, no shared
-//   memory), up to 2048 inside one block (one round through shared memory per merge), and
-//   longer ones with v6's passes.
+//   launches_per_sort. The rest is v7's, with 8 keys per thread instead of 16 (kRegisterBits,
+//   kTileSize and kTileBits in bitonic_index.h, and the examples of layout_slot and padded):
+//   not part of this idea but a tuning the chapter measures (h100_v8_mapping.csv) to suit short
+//   arrays better. Arrays of up to 8 keys are sorted inside one thread's registers, up to 256
+//   inside one warp (registers and shuffles, no shared memory), up to 2048 inside one block (one
+//   round through shared memory per merge), and longer ones with v7's passes.
 //
 // Prediction
 //   Arrays of up to 2048 keys take one launch: one read and one write of the keys, plus the
@@ -32,8 +32,8 @@
 //   crossover where the arrays are long enough for radix sort's fixed number of passes to win.
 //
 // Build and run
-//   meson setup build && meson compile -C build v7_batched
-//   build/v7_batched/v7_batched --log2 27 --segment 256
+//   meson setup build && meson compile -C build v8_batched
+//   build/v8_batched/v8_batched --log2 27 --segment 256
 #include <algorithm>
 
 #include "bitonic_index.h"
@@ -80,20 +80,22 @@ __device__ void flip_keys(int (&key)[kCount], bool flip) {
   }
 }
 
-// The ascending steps that pair two registers of this thread: register bits top_bit down to 0,
-// each pairing register k with register k + 2^bit (bit `bit` of k is 0). The loops are unrolled
-// over every bit a register index has, so every index is a constant and the keys stay in
-// registers; bits above top_bit are skipped.
+// The ascending steps that pair two registers of this thread: register strides 2^top_bit down
+// to 1. A step of register stride s has kCount / 2 pairs, and pair p runs from register
+// get_lower_partner(p, s) to that plus s: chapter 6's one thread per pair, here one turn of the
+// loop per pair. The loops are unrolled over every bit a register index has, so every index is
+// a constant (get_lower_partner is worked out by the compiler) and the keys stay in registers;
+// strides above 2^top_bit are skipped.
 template <unsigned kCount>
 __device__ void compare_registers(int (&key)[kCount], unsigned top_bit) {
 #pragma unroll
   for (int bit = 31 - __builtin_clz(kCount); bit-- > 0;) {
     if (bit <= static_cast<int>(top_bit)) {
+      const unsigned stride = 1u << bit;
 #pragma unroll
-      for (unsigned k = 0; k < kCount; ++k) {
-        if ((k & (1u << bit)) == 0) {
-          order_pair(key[k], key[k + (1u << bit)]);
-        }
+      for (unsigned pair = 0; pair < kCount / 2; ++pair) {
+        const unsigned lower = get_lower_partner(pair, stride);
+        order_pair(key[lower], key[lower + stride]);
       }
     }
   }
@@ -227,7 +229,9 @@ __device__ void exchange(int (&key)[kKeysPerThread], int *tile, unsigned from, u
 // The ascending steps that pair two lanes of a warp, in the thread-major layout: tile bits
 // top_bit down to kRegisterBits are the bits of the lane (bit kRegisterBits + c is lane bit c).
 // Each lane trades every register with lane ^ 2^c; the lower lane of the pair keeps the smaller
-// key, the upper one the larger.
+// key, the upper one the larger. Lane bit c is a step of this merge when its tile bit is:
+// c + kRegisterBits <= top_bit. With 16 keys per thread the merge of 64 keys (top_bit 5) has
+// lane bits 1 and 0 (strides 32 and 16), the merge of 32 keys lane bit 0 only.
 __device__ void compare_lanes(int (&key)[kKeysPerThread], unsigned top_bit, unsigned lanes) {
 #pragma unroll
   for (int c = 4; c >= 0; --c) {
@@ -309,8 +313,11 @@ __global__ void __launch_bounds__(kBlockThreads)
   sort_thread_keys(key, first, tile_size, segment, ascending);
   // The larger sizes, each one merge. Bit `size` of every key of a thread is a bit of the
   // thread's index here (size > kKeysPerThread): one direction per thread and merge, which
-  // flip_keys turns into ascending steps. The loop is unrolled over every size a tile has, so
-  // that each merge's layouts are constants.
+  // flip_keys turns into ascending steps. The keys travel between threads in the merge's
+  // exchanges, flipped, and stay right: every layout puts bit size_bit - kRegisterBits of the
+  // thread's index at tile bit size_bit (a round's register bits end just below size_bit), so a
+  // key moves only between threads that agree on its direction and have flipped it alike.
+  // The loop is unrolled over every size a tile has, so that each merge's layouts are constants.
   bool flipped = false;
 #pragma unroll
   for (unsigned size_bit = kRegisterBits + 1; size_bit <= kTileBits; ++size_bit) {

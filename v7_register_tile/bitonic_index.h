@@ -7,18 +7,6 @@
 
 #include "host_device.h"
 
-// The partner of element i in a compare step of stride `stride` (a power of two): the element
-// whose index differs from i in exactly that one bit. XOR flips the bit.
-//
-//   stride 4, i = 1:  0001 ^ 0100 = 0101, partner 5
-//   stride 4, i = 5:  0101 ^ 0100 = 0001, partner 1
-//
-// So the pairs are symmetric: i and its partner name each other. The element whose bit is 0 is
-// the lower one of the pair (i < partner).
-__host__ __device__ inline unsigned partner_index(unsigned i, unsigned stride) {
-  return i ^ stride;
-}
-
 // The lower element of compare pair `thread` in a step of stride `stride` (a power of two);
 // the upper element is lower + stride. With one thread per pair, the n / 2 threads are spread
 // over the n / 2 lower elements: the indices whose bit `stride` is 0. They come in runs of
@@ -82,16 +70,6 @@ __host__ __device__ inline bool sorts_ascending(unsigned i, unsigned size, bool 
   return even_block == ascending;
 }
 
-// The position of key i in its array, when the keys form arrays of `segment` consecutive keys
-// (a power of two) that are sorted separately: i % segment. The kernels take every direction
-// from it, so that each array gets the network of docs/01_network.md for `segment` keys: for a
-// merge of size < segment, bit `size` of i % segment is bit `size` of i, as in one long array;
-// in the last merge of an array, size == segment, the bit is 0 at every position, and every
-// array comes out in the requested order. With one array (segment == n) it is i itself.
-__host__ __device__ inline unsigned index_in_array(unsigned i, unsigned segment) {
-  return i & (segment - 1);
-}
-
 // q for n = 2^q.
 inline unsigned exact_log2(unsigned n) {
   unsigned q = 0;
@@ -103,15 +81,14 @@ inline unsigned exact_log2(unsigned n) {
 
 // The in-block kernels hold kKeysPerThread = 2^kRegisterBits keys per thread in registers and
 // run the steps whose pairs lie among them there: kRegisterBits steps per trip through memory.
-// For short arrays 8 keys per thread beat v6's 16 (docs/09_v7_batched.md measures both).
-constexpr unsigned kRegisterBits = 3;
+constexpr unsigned kRegisterBits = 4;
 constexpr unsigned kKeysPerThread = 1u << kRegisterBits;
 
-// Keys one block of the in-block kernels owns, its tile: 256 threads of 8 keys. Every compare
+// Keys one block of the in-block kernels owns, its tile: 512 threads of 16 keys. Every compare
 // step whose stride is below the tile pairs two keys of the same tile, so one block can run it
-// alone; arrays of up to a tile are sorted by one block in one launch.
-constexpr unsigned kTileSize = 2048;
-constexpr unsigned kTileBits = 11;
+// alone; the larger the tile, the fewer global passes remain (docs/09_v7_register_tile.md).
+constexpr unsigned kTileSize = 8192;
+constexpr unsigned kTileBits = 13;
 static_assert(kTileSize == 1u << kTileBits, "kTileBits is log2(kTileSize)");
 constexpr unsigned kBlockThreads = kTileSize / kKeysPerThread;
 
@@ -137,13 +114,13 @@ __host__ __device__ inline unsigned lane_mask(unsigned lanes) {
 // thread. The bits of the thread index fill the other bits: those below
 // `low` stay, those above move up past the register bits.
 //
-//   low = 0, thread-major: thread t holds keys 8 t .. 8 t + 7, register k key 8 t + k. The
-//     lanes of a warp then sit at bits 3 .. 7: strides 8 .. 128 pair two lanes (a shuffle).
+//   low = 0, thread-major: thread t holds keys 16 t .. 16 t + 15, register k key 16 t + k. The
+//     lanes of a warp then sit at bits 4 .. 8: strides 16 .. 256 pair two lanes (a shuffle).
 //   low >= 5, lane-major: the 32 lanes of a warp hold 32 consecutive keys in each register, so
 //     a warp's load or store of one register is 128 consecutive bytes.
 //
-//   low = 8, thread 37, register 3: the bits of 37 below bit 8 stay (37), register 3 goes to
-//     bits 8 .. 10 (3 << 8 = 768), and nothing of the thread is left above: slot 805.
+//   low = 9, thread 37, register 3: the bits of 37 below bit 9 stay (37), register 3 goes to
+//     bits 9 .. 12 (3 << 9 = 1536), and nothing of the thread is left above: slot 1573.
 __host__ __device__ inline unsigned layout_slot(unsigned thread, unsigned k, unsigned low) {
   const unsigned below = thread & ((1u << low) - 1);
   const unsigned above = thread >> low;
@@ -161,10 +138,12 @@ __host__ __device__ inline unsigned round_layout(unsigned top_bit) {
 }
 
 // The word of shared memory that holds tile position `slot`: one word of padding after every 32.
-// In the thread-major layout the lanes of a warp are 8 words apart, so without it lanes l,
-// l + 4, l + 8, ... would ask one bank for 8 different words in the same instruction (an 8-way
-// bank conflict, docs/08_v6_multistep.md); the padding moves each further run of 32 words one
-// bank on, and the 32 lanes land in 32 different banks. Lane-major layouts stay conflict-free.
+// In the thread-major layout the lanes of a warp are 16 words apart. Unpadded, the compiler
+// merges each 4 neighbouring registers of a thread into one 16-byte access, which a warp makes
+// in four quarters of 8 lanes; the 8 lanes of a quarter fall on 8 banks, 4 words each, so the
+// access takes 16 passes (wavefronts) where 4 would do (docs/09_v7_register_tile.md measures it).
+// Padded, each run of 32 words starts one bank further on: the accesses stay 4-byte ones, and
+// the 32 lanes of each land in 32 different banks. Lane-major layouts are conflict-free either way.
 __host__ __device__ constexpr unsigned padded(unsigned slot) {
   return slot + slot / 32;
 }
@@ -181,25 +160,19 @@ inline unsigned steps_in_pass(unsigned stride, unsigned tile_size) {
   return remaining < kStepsPerPass ? remaining : kStepsPerPass;
 }
 
-// The kernel launches bitonic_sort_segments makes for n = 2^q keys in arrays of segment = 2^s
-// keys, with tiles of 2^t = min(n, kTileSize) keys: one block_sort for every size up to the
-// tile or the array; then for each larger size 2^k up to the array's length, its k - t strides
-// of a tile or more in passes of up to kStepsPerPass steps, and one block_merge:
-//   1 + sum over k = t+1 .. s of (ceil((k - t) / kStepsPerPass) + 1)
-inline unsigned long long launches_per_segment_sort(unsigned n, unsigned segment) {
+// The kernel launches bitonic_sort makes for n = 2^q keys, with tiles of 2^t = min(n, kTileSize)
+// keys: one block_sort for every size up to the tile; then for each larger size 2^k, its k - t
+// strides of a tile or more in passes of up to kStepsPerPass steps, and one block_merge:
+//   1 + sum over k = t+1 .. q of (ceil((k - t) / kStepsPerPass) + 1)
+inline unsigned long long launches_per_sort(unsigned n) {
   if (n < 2) {
     return 0;
   }
-  const unsigned long long s = exact_log2(segment);
+  const unsigned long long q = exact_log2(n);
   const unsigned long long t = exact_log2(n < kTileSize ? n : kTileSize);
   unsigned long long launches = 1;
-  for (unsigned long long k = t + 1; k <= s; ++k) {
+  for (unsigned long long k = t + 1; k <= q; ++k) {
     launches += (k - t + kStepsPerPass - 1) / kStepsPerPass + 1;
   }
   return launches;
-}
-
-// The launches of a sort of the whole input, one array of n keys.
-inline unsigned long long launches_per_sort(unsigned n) {
-  return launches_per_segment_sort(n, n);
 }

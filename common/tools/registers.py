@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""The registers and shared memory each kernel of each stage needs, as the compiler reports them.
+
+    python3 common/tools/registers.py --arch 90 --csv registers.csv
+
+Compiles every stage's bitonic_sort.cu with nvcc for one GPU architecture (-O3, as a release
+build does, with ptxas -v) and records, per kernel (multistep once per number of steps), the
+registers a thread uses and the shared memory a block reserves, with the nvcc version and the
+date. No GPU is needed: this is what the compiler decided, the same on any machine with the same
+nvcc. The registers a thread uses bound how many warps a multiprocessor keeps resident
+(docs/08_v6_multistep.md).
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import course
+
+ENTRY = re.compile(r"Compiling entry function '(\S+)' for 'sm_(\d+)'")
+USAGE = re.compile(r"Used (\d+) registers(?:.*?(\d+) bytes smem)?")
+
+
+def kernel_label(mangled):
+    """multistep<6>, block_sort, ... from a mangled kernel name."""
+    kernel = course.kernel_of(mangled) or mangled
+    steps = re.search(r"multistepILj(\d+)E", mangled)
+    return f"{kernel}<{steps.group(1)}>" if steps else kernel
+
+
+def stage_kernels(nvcc, stage, arch):
+    """[(kernel, registers, shared bytes)] of the stage's kernels, in the compiler's order."""
+    common = os.path.join(course.ROOT, "common")
+    folder = os.path.join(course.ROOT, stage)
+    with tempfile.TemporaryDirectory() as scratch:
+        command = [nvcc, "-O3", "-std=c++17", f"-arch=sm_{arch}", "-Xptxas", "-v", "-I", common,
+                   "-I", folder, "-c", os.path.join(folder, "bitonic_sort.cu"), "-o",
+                   os.path.join(scratch, "kernels.o")]
+        result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{result.stderr[-3000:]}")
+    found, kernel = [], None
+    for line in result.stderr.splitlines():
+        entry = ENTRY.search(line)
+        if entry:
+            kernel = kernel_label(entry.group(1))
+            continue
+        usage = USAGE.search(line)
+        if kernel and usage:
+            found.append((kernel, int(usage.group(1)), int(usage.group(2) or 0)))
+            kernel = None
+    return found
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--arch", default="90", help="compute capability without the dot")
+    parser.add_argument("--csv", required=True, help="where to write the records")
+    arguments = parser.parse_args()
+    if course.arguments_only():
+        return
+    nvcc = course.find_tool("nvcc")
+    version = re.search(r"release (\S+),", subprocess.run(
+        [nvcc, "--version"], capture_output=True, text=True).stdout)
+    records = []
+    for stage in course.stage_names():
+        for kernel, registers, shared in stage_kernels(nvcc, stage, arguments.arch):
+            records.append({"stage": stage, "kernel": kernel, "registers": registers,
+                            "shared_bytes": shared, "arch": f"sm_{arguments.arch}",
+                            "nvcc": version.group(1) if version else "unknown",
+                            "date": course.today()})
+            print(f"{stage:18} {kernel:14} {registers:4} registers {shared:6} bytes shared")
+    course.write_csv(arguments.csv, records)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""cpu suite (where nvcc is): common/tools/registers.py records what the compiler reports.
+
+Usage: registers_test.py SOURCE_ROOT
+
+Runs the tool for sm_90 into a scratch CSV and checks what the chapters read from such a file:
+one record per kernel of every stage, multistep once per number of steps (1 .. 6) in every
+stage that has it, and more registers for more keys per thread. Needs no GPU.
+"""
+import csv
+import os
+import subprocess
+import sys
+import tempfile
+
+root = os.path.abspath(sys.argv[1])
+sys.path.insert(0, os.path.join(root, "common", "tools"))
+import course  # noqa: E402
+
+with tempfile.TemporaryDirectory() as scratch:
+    path = os.path.join(scratch, "registers.csv")
+    result = subprocess.run([sys.executable, os.path.join(root, "common", "tools", "registers.py"),
+                             "--arch", "90", "--csv", path], capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"registers.py failed:\n{result.stdout}\n{result.stderr}")
+    rows = list(csv.DictReader(open(path)))
+
+failures = []
+for stage in course.stage_names():
+    kernels = {row["kernel"]: int(row["registers"]) for row in rows if row["stage"] == stage}
+    source = open(os.path.join(root, stage, "bitonic_sort.cu")).read()
+    expected = [name for name in ("bitonic_step", "block_sort", "block_merge")
+                if f"void {name}(" in source or f"    {name}(" in source]
+    for name in expected:
+        if name not in kernels:
+            failures.append(f"{stage}: no record of {name}")
+    if "multistep" in source:
+        counts = [kernels.get(f"multistep<{steps}>") for steps in range(1, 7)]
+        if None in counts:
+            failures.append(f"{stage}: multistep<1..6> not all recorded: {counts}")
+        elif counts != sorted(counts) or counts[-1] <= counts[0]:
+            failures.append(f"{stage}: more keys per thread should not take fewer registers: "
+                            f"{counts}")
+    print(stage, kernels)
+for failure in failures:
+    print("FAIL", failure)
+sys.exit(1 if failures else 0)

@@ -1,0 +1,385 @@
+// v7_register_tile: the in-block kernels hold 16 keys per thread in registers.
+//
+// What this program does
+//   Sorts n 32-bit integers in device memory with the bitonic sorting network
+//   (docs/01_network.md), in place, ascending or descending. The common driver (common/) makes
+//   or reads the keys, pads n to a power of two, times the sort and checks the result against
+//   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
+//   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
+//
+// What changes from v6_multistep, and why
+//   v6 runs the global steps in registers, several per pass; its in-block kernels are still v5's,
+//   one trip through shared memory and one barrier per compare step. The same idea serves inside
+//   a block: a thread that holds the keys whose tile indices differ only in some bits runs the
+//   steps of those bits in registers. The in-block section (load_thread_major to block_merge) is
+//   replaced whole. Each thread holds kKeysPerThread = 16 keys, and which ones is its layout
+//   (layout_slot in bitonic_index.h): thread-major, 16 neighbouring keys, puts the pairs of
+//   strides 1 .. 8 in one thread's registers and those of strides 16 .. 256 in the same register
+//   of two lanes of one warp (a shuffle, compare_lanes); a lane-major layout (round_layout) puts
+//   the 4 largest strides of a merge in registers. A merge of the tile then makes one round trip
+//   through shared memory (exchange) instead of one per step above the warp. As in multistep, the
+//   keys of a thread go one way per merge and are flipped when that way is descending, so every
+//   compare is one min and one max. 512 threads of 16 keys make an 8192-key tile (kTileSize,
+//   kTileBits, kBlockThreads), which leaves fewer steps to the global passes, and the tile's
+//   words are padded (padded) so that the thread-major accesses spread over all the banks.
+//   bitonic_sort() launches the new kernels; v5's helpers tile_slot, warp_slot and keeps_smaller
+//   have no caller left and go.
+//
+// Prediction
+//   Passes at 2^29 fall from 55 to 47 (1 block_sort, 16 block_merge, 30 multistep passes) and
+//   at 2^27 from 47 to 39. A block_merge runs its 13 steps with one exchange: if it costs about
+//   one copy of the array, like a multistep pass, instead of the 2.2 copies of v5's, the 47
+//   passes take about 67 ms at 2^29. block_sort, 91 compare steps on every key, should still
+//   cost several copies: about 70 ms in all, 1.5x to 1.9x faster than v6.
+//
+// Build and run
+//   meson setup build && meson compile -C build v7_register_tile
+//   build/v7_register_tile/v7_register_tile --log2 24
+#include <algorithm>
+
+#include "bitonic_index.h"
+#include "cuda_check.h"
+#include "stage.h"
+
+namespace {
+
+// Threads per block of multistep. Any multiple of the warp size (32) works here.
+constexpr unsigned kThreadsPerBlock = 256;
+
+// Puts keys[lower] and keys[upper] in the requested order: the smaller key first when ascending.
+// The keys are written back only when they were out of order, so a step over data that is
+// already in order reads the array but writes nothing.
+__device__ void compare_and_swap(int *keys, unsigned lower, unsigned upper, bool ascending) {
+  const int a = keys[lower];
+  const int b = keys[upper];
+  const bool out_of_order = ascending ? a > b : a < b;
+  if (out_of_order) {
+    keys[lower] = b;
+    keys[upper] = a;
+  }
+}
+
+// Puts two registers in ascending order: a gets the smaller key, b the larger.
+__device__ void order_pair(int &a, int &b) {
+  const int smaller = min(a, b);
+  b = max(a, b);
+  a = smaller;
+}
+
+// Turns every key into ~key when `flip`. ~x = -x - 1 reverses the order of the int keys (~INT_MIN
+// is INT_MAX), so the steps that put flipped keys in ascending order put the keys themselves in
+// descending order, and flipping back restores them. A thread whose keys must run descending
+// flips them, runs the ascending steps, and flips them back: each compare is then one min and
+// one max, with no direction to choose.
+template <unsigned kCount>
+__device__ void flip_keys(int (&key)[kCount], bool flip) {
+  if (flip) {
+#pragma unroll
+    for (unsigned k = 0; k < kCount; ++k) {
+      key[k] = ~key[k];
+    }
+  }
+}
+
+// The ascending steps that pair two registers of this thread: register strides 2^top_bit down
+// to 1. A step of register stride s has kCount / 2 pairs, and pair p runs from register
+// get_lower_partner(p, s) to that plus s: chapter 6's one thread per pair, here one turn of the
+// loop per pair. The loops are unrolled over every bit a register index has, so every index is
+// a constant (get_lower_partner is worked out by the compiler) and the keys stay in registers;
+// strides above 2^top_bit are skipped.
+template <unsigned kCount>
+__device__ void compare_registers(int (&key)[kCount], unsigned top_bit) {
+#pragma unroll
+  for (int bit = 31 - __builtin_clz(kCount); bit-- > 0;) {
+    if (bit <= static_cast<int>(top_bit)) {
+      const unsigned stride = 1u << bit;
+#pragma unroll
+      for (unsigned pair = 0; pair < kCount / 2; ++pair) {
+        const unsigned lower = get_lower_partner(pair, stride);
+        order_pair(key[lower], key[lower + stride]);
+      }
+    }
+  }
+}
+
+// kSteps consecutive compare steps of the merge of `size`, strides top_stride, top_stride / 2,
+// ..., lowest = top_stride / 2^(kSteps - 1), in one pass over the keys. Thread t owns the group
+// of 2^kSteps keys first, first + lowest, ..., first + (2^kSteps - 1) * lowest, with first =
+// get_first_key(t, lowest, kSteps): the keys whose indices differ from `first` only in the
+// kSteps bits of the strides, so every pair of every one of the steps lies inside one group.
+template <unsigned kSteps>
+__global__ void multistep(int *keys, unsigned size, unsigned top_stride, bool ascending) {
+  constexpr unsigned kKeys = 1u << kSteps;
+  // The grid has exactly n / 2^kSteps threads (both powers of two): one per group.
+  const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned lowest = top_stride >> (kSteps - 1);
+  const unsigned first = get_first_key(thread, lowest, kSteps);
+  // The strides are below `size`, so every key of the group has the same bit `size` as `first`:
+  // one direction serves every compare of the thread.
+  const bool flip = !sorts_ascending(first, size, ascending);
+  // Key m of the group is first + m * lowest. For each m the lanes of a warp read 32 consecutive
+  // keys, 128 bytes: consecutive threads have consecutive firsts, since lowest >= 32.
+  int key[kKeys];
+#pragma unroll
+  for (unsigned m = 0; m < kKeys; ++m) {
+    key[m] = keys[first + m * lowest];
+  }
+  // The stride lowest * 2^j is bit j of m: step j pairs key m with key m + 2^j, largest first.
+  flip_keys(key, flip);
+  compare_registers(key, kSteps - 1);
+  flip_keys(key, flip);
+#pragma unroll
+  for (unsigned m = 0; m < kKeys; ++m) {
+    keys[first + m * lowest] = key[m];
+  }
+}
+
+// Launches multistep for `steps` steps from top_stride down (1 .. kStepsPerPass): each number
+// of steps is its own compiled kernel, since the number of keys a thread holds must be known
+// when the kernel is compiled for them to stay in registers.
+void launch_multistep(int *keys, unsigned n, unsigned size, unsigned top_stride, unsigned steps,
+                      bool ascending) {
+  const unsigned groups = n >> steps;
+  const unsigned threads = std::min(groups, kThreadsPerBlock);
+  const unsigned blocks = groups / threads;
+  switch (steps) {
+    case 1:
+      multistep<1><<<blocks, threads>>>(keys, size, top_stride, ascending);
+      break;
+    case 2:
+      multistep<2><<<blocks, threads>>>(keys, size, top_stride, ascending);
+      break;
+    case 3:
+      multistep<3><<<blocks, threads>>>(keys, size, top_stride, ascending);
+      break;
+    case 4:
+      multistep<4><<<blocks, threads>>>(keys, size, top_stride, ascending);
+      break;
+    case 5:
+      multistep<5><<<blocks, threads>>>(keys, size, top_stride, ascending);
+      break;
+    default:
+      multistep<6><<<blocks, threads>>>(keys, size, top_stride, ascending);
+      break;
+  }
+  CHECK_LAUNCH();
+}
+
+// Loads this thread's keys of a tile in the thread-major layout (layout_slot with low = 0):
+// thread t gets keys 16 t .. 16 t + 15, as four 16-byte loads. A tile smaller than one thread's
+// keys (n < 16) is read key by key; the registers past its end are never paired with its keys.
+__device__ void load_thread_major(int (&key)[kKeysPerThread], const int *tile_keys,
+                                  unsigned tile_size) {
+  const unsigned first = threadIdx.x * kKeysPerThread;
+  if (tile_size >= kKeysPerThread) {
+    const int4 *fours = reinterpret_cast<const int4 *>(tile_keys + first);
+#pragma unroll
+    for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
+      const int4 four = fours[v];
+      key[4 * v] = four.x;
+      key[4 * v + 1] = four.y;
+      key[4 * v + 2] = four.z;
+      key[4 * v + 3] = four.w;
+    }
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      key[k] = k < tile_size ? tile_keys[first + k] : 0;
+    }
+  }
+}
+
+// Stores this thread's keys of a tile from the thread-major layout, as load_thread_major reads.
+__device__ void store_thread_major(int *tile_keys, const int (&key)[kKeysPerThread],
+                                   unsigned tile_size) {
+  const unsigned first = threadIdx.x * kKeysPerThread;
+  if (tile_size >= kKeysPerThread) {
+    int4 *fours = reinterpret_cast<int4 *>(tile_keys + first);
+#pragma unroll
+    for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
+      fours[v] = make_int4(key[4 * v], key[4 * v + 1], key[4 * v + 2], key[4 * v + 3]);
+    }
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      if (k < tile_size) {
+        tile_keys[first + k] = key[k];
+      }
+    }
+  }
+}
+
+// Moves this thread's keys from layout `from` to layout `to` through the block's tile in shared
+// memory: every thread stores its keys where `from` puts them and loads the ones `to` gives it.
+__device__ void exchange(int (&key)[kKeysPerThread], int *tile, unsigned from, unsigned to) {
+  // Barrier: threads may still be loading their keys of the previous exchange from the tile.
+  __syncthreads();
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    tile[padded(layout_slot(threadIdx.x, k, from))] = key[k];
+  }
+  // Barrier: every key must be in the tile before any thread loads its new ones.
+  __syncthreads();
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    key[k] = tile[padded(layout_slot(threadIdx.x, k, to))];
+  }
+}
+
+// The ascending steps that pair two lanes of a warp, in the thread-major layout: tile bits
+// top_bit down to kRegisterBits are the bits of the lane (bit kRegisterBits + c is lane bit c).
+// Each lane trades every register with lane ^ 2^c; the lower lane of the pair keeps the smaller
+// key, the upper one the larger. Lane bit c is a step of this merge when its tile bit is:
+// c + kRegisterBits <= top_bit. With 16 keys per thread the merge of 64 keys (top_bit 5) has
+// lane bits 1 and 0 (strides 32 and 16), the merge of 32 keys lane bit 0 only.
+__device__ void compare_lanes(int (&key)[kKeysPerThread], unsigned top_bit, unsigned lanes) {
+#pragma unroll
+  for (int c = 4; c >= 0; --c) {
+    if (static_cast<unsigned>(c) + kRegisterBits <= top_bit && (1u << c) < lanes) {
+      const unsigned lane_stride = 1u << c;
+      const bool lower = (threadIdx.x & lane_stride) == 0;
+#pragma unroll
+      for (unsigned k = 0; k < kKeysPerThread; ++k) {
+        // The shuffle waits until every lane of the mask has arrived, reads all their values,
+        // then hands them out: no lane can see a half-done exchange.
+        const int other = __shfl_xor_sync(lane_mask(lanes), key[k], lane_stride);
+        key[k] = lower ? min(key[k], other) : max(key[k], other);
+      }
+    }
+  }
+}
+
+// The steps of an ascending merge from stride 2^top_bit down to 1 on the block's tile. The keys
+// arrive in registers in layout `layout` (thread-major, or lane-major at low = layout) and
+// leave thread-major. Strides of 2^(kRegisterBits + 5) and more pair keys of different warps:
+// the kRegisterBits largest run in the merge's lane-major round (round_layout), on registers,
+// after which one exchange brings the keys back to the thread-major layout for the shuffle steps
+// and the last kRegisterBits steps, again on registers.
+__device__ void merge_in_block(int (&key)[kKeysPerThread], int *tile, unsigned top_bit,
+                               unsigned layout, unsigned lanes) {
+  const unsigned low = round_layout(top_bit);
+  if (low != 0) {
+    if (layout != low) {
+      exchange(key, tile, layout, low);
+    }
+    compare_registers(key, kRegisterBits - 1);
+    top_bit = low - 1;
+    layout = low;
+  }
+  if (layout != 0) {
+    exchange(key, tile, layout, 0);
+  }
+  compare_lanes(key, top_bit, lanes);
+  compare_registers(key, top_bit < kRegisterBits ? top_bit : kRegisterBits - 1);
+}
+
+// Sizes 2 .. kKeysPerThread (or the tile, if smaller): every pair lies inside one thread's
+// registers. Thread-major, register k holds key first + k, so each pair's direction comes from
+// its index (sorts_ascending), different for different registers up to size 8.
+__device__ void sort_thread_keys(int (&key)[kKeysPerThread], unsigned first, unsigned tile_size,
+                                 bool ascending) {
+#pragma unroll
+  for (unsigned size = 2; size <= kKeysPerThread; size *= 2) {
+    if (size > tile_size) {
+      break;
+    }
+#pragma unroll
+    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
+#pragma unroll
+      for (unsigned k = 0; k < kKeysPerThread; ++k) {
+        if ((k & stride) == 0) {
+          compare_and_swap(key, k, k + stride, sorts_ascending(first + k, size, ascending));
+        }
+      }
+    }
+  }
+}
+
+// Sorts every tile: all steps of the sizes 2 .. tile size. Even tiles come out ascending and
+// odd ones descending (sorts_ascending), so each pair of neighbouring tiles is a bitonic
+// sequence, ready for the first merge above the tile. When n <= kTileSize there is one block,
+// its last size is n, and the whole array comes out sorted.
+__global__ void __launch_bounds__(kBlockThreads)
+    block_sort(int *keys, unsigned tile_size, bool ascending) {
+  // The block's tile in shared memory, for the exchanges between layouts.
+  __shared__ int tile[padded(kTileSize)];
+  const unsigned tile_start = blockIdx.x * tile_size;
+  const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
+  const unsigned lanes = warp_lanes(blockDim.x);
+  int key[kKeysPerThread];
+  load_thread_major(key, keys + tile_start, tile_size);
+  sort_thread_keys(key, first, tile_size, ascending);
+  // The larger sizes, each one merge. Bit `size` of every key of a thread is a bit of the
+  // thread's index here (size > kKeysPerThread): one direction per thread and merge, which
+  // flip_keys turns into ascending steps. The keys travel between threads in the merge's
+  // exchanges, flipped, and stay right: every layout puts bit size_bit - kRegisterBits of the
+  // thread's index at tile bit size_bit (a round's register bits end just below size_bit), so a
+  // key moves only between threads that agree on its direction and have flipped it alike.
+  // The loop is unrolled over every size a tile has, so that each merge's layouts are constants.
+  bool flipped = false;
+#pragma unroll
+  for (unsigned size_bit = kRegisterBits + 1; size_bit <= kTileBits; ++size_bit) {
+    const unsigned size = 1u << size_bit;
+    if (size > tile_size) {
+      break;
+    }
+    const bool flip = !sorts_ascending(first, size, ascending);
+    flip_keys(key, flip != flipped);
+    flipped = flip;
+    merge_in_block(key, tile, size_bit - 1, 0, lanes);
+  }
+  flip_keys(key, flipped);
+  store_thread_major(keys + tile_start, key, tile_size);
+}
+
+// The strides of the merge of `size` that stay inside a tile: tile size / 2 down to 1. Only runs
+// above the tile (n > kTileSize), so the tile is always kTileSize keys.
+__global__ void __launch_bounds__(kBlockThreads)
+    block_merge(int *keys, unsigned size, bool ascending) {
+  __shared__ int tile[padded(kTileSize)];
+  const unsigned tile_start = blockIdx.x * kTileSize;
+  // size > kTileSize, so every key of the tile has the same bit `size`: one direction.
+  const bool flip = !sorts_ascending(tile_start, size, ascending);
+  // Load straight into the layout of the merge's round (the tile's top kRegisterBits bits in
+  // registers): each load of a warp is 128 consecutive bytes.
+  const unsigned top_low = round_layout(kTileBits - 1);
+  int key[kKeysPerThread];
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    key[k] = keys[tile_start + layout_slot(threadIdx.x, k, top_low)];
+  }
+  flip_keys(key, flip);
+  merge_in_block(key, tile, kTileBits - 1, top_low, kWarpSize);
+  flip_keys(key, flip);
+  store_thread_major(keys + tile_start, key, kTileSize);
+}
+
+}  // namespace
+
+void bitonic_sort(int *keys, unsigned n, bool ascending) {
+  // A single key is sorted already.
+  if (n < 2) {
+    return;
+  }
+  // The in-block kernels run one block per tile, kKeysPerThread keys per thread (one thread
+  // for a tile smaller than that).
+  const unsigned tile_size = std::min(n, kTileSize);
+  const unsigned tiles = n / tile_size;
+  const unsigned tile_threads = std::max(1u, tile_size / kKeysPerThread);
+  // Every size up to the tile, in one launch.
+  block_sort<<<tiles, tile_threads>>>(keys, tile_size, ascending);
+  CHECK_LAUNCH();
+  for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
+    // Strides of a tile or more pair keys of different tiles: up to kStepsPerPass of them per
+    // launch, each launch a barrier between its steps and the next ones.
+    unsigned stride = size / 2;
+    while (stride >= tile_size) {
+      const unsigned steps = steps_in_pass(stride, tile_size);
+      launch_multistep(keys, n, size, stride, steps, ascending);
+      stride >>= steps;
+    }
+    // The strides below the tile: one launch for all of them.
+    block_merge<<<tiles, kBlockThreads>>>(keys, size, ascending);
+    CHECK_LAUNCH();
+  }
+}
