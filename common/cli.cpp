@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <charconv>
+#include <set>
 #include <sstream>
 
 #include "errors.h"
@@ -60,6 +61,8 @@ Options parse_command_line(const std::vector<std::string> &arguments, const Prog
   bool n_given = false;
   bool csv = false;
   bool json = false;
+  // Every option that was given: one given twice is refused, not silently overridden.
+  std::set<std::string> given;
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     std::string option = arguments[i];
     std::string value;
@@ -85,6 +88,9 @@ Options parse_command_line(const std::vector<std::string> &arguments, const Prog
         bad_argument(option + " takes no value, got '" + value + "'");
       }
     };
+    if (option.rfind("-", 0) == 0 && !given.insert(option == "-h" ? "--help" : option).second) {
+      bad_argument(option + " is given twice: give it once");
+    }
 
     if (option == "-h" || option == "--help") {
       refuse_value();
@@ -165,6 +171,11 @@ Options parse_command_line(const std::vector<std::string> &arguments, const Prog
   options.size_given = log2_given || n_given;
   if (!options.input_path.empty() && options.size_given) {
     bad_argument("--input takes the number of keys from the file: drop --log2 and -n");
+  }
+  if (!options.input_path.empty() && (given.count("--dist") || given.count("--seed"))) {
+    bad_argument(
+        "--input reads the keys from the file, and --dist and --seed choose generated "
+        "keys: drop them");
   }
   if (csv && json) {
     bad_argument("--csv and --json both choose the output format: give one of them");

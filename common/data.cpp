@@ -332,7 +332,9 @@ OutputFile::OutputFile(const std::string &path) : path_(path) {
     if (!S_ISREG(status.st_mode)) {
       throw FatalError(kExitBadInput, refused + "it is " + kind_of_file(status));
     }
-    if (access(path.c_str(), W_OK) != 0) {
+    // Root may write any file, so access() alone lets a read-only file through: its mode
+    // decides too.
+    if (access(path.c_str(), W_OK) != 0 || (status.st_mode & (S_IWUSR | S_IWGRP | S_IWOTH)) == 0) {
       throw FatalError(kExitBadInput, refused + "the file is not writable");
     }
   } else if (errno != ENOENT) {
@@ -355,7 +357,10 @@ OutputFile::OutputFile(const std::string &path) : path_(path) {
   name.push_back('\0');
   descriptor_ = mkstemp(name.data());
   if (descriptor_ < 0) {
-    throw FatalError(kExitBadInput, refused + std::strerror(errno));
+    // /proc, for one, has files but takes no new ones.
+    throw FatalError(
+        kExitBadInput,
+        refused + "cannot create a file in folder '" + folder + "' (" + std::strerror(errno) + ")");
   }
   temporary_path_ = name.data();
   track_temporary(temporary_path_);

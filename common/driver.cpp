@@ -61,6 +61,7 @@ Report describe_run(const Algorithm &algorithm, const TimedRun &run, const Optio
     report.cuda_driver = device.driver_version;
   } else {
     report.device = host_cpu_name();
+    report.on_host = true;
   }
   report.n = n;
   report.padded_n = run.padded_n;
@@ -181,6 +182,16 @@ int run_program(int argc, char **argv, const std::string &program_name,
     }
     // The input, the expected result, the output, and the pinned input and output buffers.
     const std::uint64_t host_bytes_per_key = 5 * sizeof(int);
+    DeviceInfo device;
+    bool uses_device = false;
+    for (const Algorithm *algorithm : chosen) {
+      uses_device = uses_device || static_cast<bool>(algorithm->device_sort);
+    }
+    // Generated keys come after the device: a machine without one says so at once, instead of
+    // after making 2^30 keys. A file's keys come first: a bad file is the first thing to report.
+    if (uses_device && !from_file) {
+      device = select_device(options.device);
+    }
     const std::uint64_t known = from_file ? known_key_count(options.input_path) : options.n;
     if (known != 0) {
       require_host_memory(known * host_bytes_per_key, std::to_string(known) + " keys on the host");
@@ -195,13 +206,7 @@ int run_program(int argc, char **argv, const std::string &program_name,
     if (from_file && options.segment != 0) {
       check_segment(options.segment, n, "the number of keys in '" + options.input_path + "'");
     }
-
-    DeviceInfo device;
-    bool uses_device = false;
-    for (const Algorithm *algorithm : chosen) {
-      uses_device = uses_device || static_cast<bool>(algorithm->device_sort);
-    }
-    if (uses_device) {
+    if (uses_device && from_file) {
       device = select_device(options.device);
     }
     std::vector<int> expected;

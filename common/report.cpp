@@ -92,11 +92,14 @@ void print_text(std::ostream &out, const Report &report) {
   if (report.launches >= 0) {
     out << "launches      " << report.launches << " kernel launches per sort\n";
   }
-  out << "sort time     " << fixed(report.sort_ms, 4) << " ms (median of " << report.reps
-      << " runs after a warm-up)\n"
-      << "total time    " << fixed(report.total_ms, 4)
-      << " ms (host-to-device copy + sort + device-to-host copy, pinned memory)\n"
-      << "throughput    " << fixed(mkeys_per_second(report), 1) << " Mkeys/s\n";
+  // A sort on the host has no warm-up and no copies to or from a device.
+  const char *runs = report.on_host ? " runs)\n" : " runs after a warm-up)\n";
+  const char *total = report.on_host
+      ? " ms (the keys stay on the host: no copies)\n"
+      : " ms (host-to-device copy + sort + device-to-host copy, pinned memory)\n";
+  out << "sort time     " << fixed(report.sort_ms, 4) << " ms (median of " << report.reps << runs
+      << "total time    " << fixed(report.total_ms, 4) << total << "throughput    "
+      << fixed(mkeys_per_second(report), 1) << " Mkeys/s\n";
   const double bandwidth = effective_gb_per_second(report);
   if (bandwidth >= 0) {
     out << "bandwidth     " << fixed(bandwidth, 1) << " GB/s effective (" << report.passes

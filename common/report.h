@@ -24,6 +24,8 @@ struct Report {
   // so passes = launches for the stages); -1 when unknown.
   long long passes = -1;
   int reps = 0;
+  // A sort on the host (std::sort): no warm-up, and the keys never leave the host.
+  bool on_host = false;
   double sort_ms = 0;
   double total_ms = 0;
   // "pass", "FAIL" or "skipped".

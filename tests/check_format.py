@@ -15,7 +15,7 @@ import subprocess
 import sys
 
 root = sys.argv[1]
-clang_format = shutil.which("clang-format")
+clang_format = shutil.which("clang-format-14") or shutil.which("clang-format")
 if clang_format is None:
     print("SKIP: clang-format not found")
     sys.exit(77)

@@ -148,6 +148,18 @@ TEST_CASE("options that contradict each other are refused") {
   CHECK(contains(refusal({"-n", "5", "--input", "a.bin"}), "--input takes the number of keys"));
   CHECK(contains(refusal({"--csv", "--json"}), "--csv and --json both choose the output format"));
   CHECK(contains(refusal({"--input", "a.bin", "--output", "a.bin"}), "--output names the --input"));
+  CHECK(contains(refusal({"--input", "a.bin", "--dist", "sorted"}), "drop them"));
+  CHECK(contains(refusal({"--seed", "7", "--input", "a.bin"}), "drop them"));
+}
+
+TEST_CASE("an option given twice is refused, whichever spelling") {
+  CHECK(contains(refusal({"--log2", "10", "--log2", "12"}), "--log2 is given twice"));
+  CHECK(contains(refusal({"-n", "10", "-n=12"}), "-n is given twice"));
+  CHECK(contains(refusal({"--dist=sorted", "--dist", "equal"}), "--dist is given twice"));
+  CHECK(contains(refusal({"--csv", "--csv"}), "--csv is given twice"));
+  CHECK(contains(refusal({"-h", "--help"}), "--help is given twice"));
+  CHECK(contains(refusal({"--segment", "4", "--segment", "8"}, kBatched),
+                 "--segment is given twice"));
 }
 
 TEST_CASE("--segment: a power of two that cuts the keys into whole arrays") {

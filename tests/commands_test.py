@@ -20,6 +20,7 @@ bitonic_sort.cu and of common/tools/. Then it checks each one against this build
                                the course's scripts stop after reading them)
   .ci/gpu-run OUT STEP...      every step is one the script knows
   cp -r A B, diff -u A B       the folders and files named exist
+  head -c N /dev/urandom > F   runs (in the scratch folder) and makes a file of whole keys
 Commands about the reader's own stage (my_stage) are left to tests/student_stage_test.py,
 which follows those steps in a copy of the tree.
 """
@@ -34,7 +35,7 @@ import sys
 import tempfile
 
 root, build = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-PREFIXES = ("meson ", "build/", "python3 ", ".ci/", "cp -r ", "diff -u ", "ncu ")
+PREFIXES = ("meson ", "build/", "python3 ", ".ci/", "cp -r ", "diff -u ", "ncu ", "head -c ")
 no_gpu = dict(os.environ, CUDA_VISIBLE_DEVICES="")
 hidden = dict(no_gpu, COURSE_ARGUMENTS_ONLY="1")
 
@@ -195,6 +196,13 @@ def check(command):
     if words[0] == ".ci/gpu-run":
         unknown = [w.split("=")[0] for w in words[2:] if w.split("=")[0] not in gpu_run_steps]
         return f"unknown steps {unknown}" if unknown else None
+    if words[:2] == ["head", "-c"]:
+        # A recipe for a file of keys: run it as written, where the programs will look for it.
+        result = subprocess.run(command, shell=True, cwd=work, capture_output=True, text=True)
+        target = os.path.join(work, words[-1])
+        if result.returncode != 0 or not os.path.exists(target) or os.path.getsize(target) % 4:
+            return f"exit {result.returncode}: no file of whole keys {words[-1]}"
+        return None
     if words[:2] == ["cp", "-r"] or words[:2] == ["diff", "-u"]:
         missing = [w for w in words[2:3] + (words[3:4] if words[0] == "diff" else [])
                    if not os.path.exists(os.path.join(root, w))]

@@ -1,7 +1,9 @@
 // gpu suite, exercise 2 (docs/12_exercises.md): the check a student's stage lists in its
 // stage_gpu_tests for bitonic_sort_pairs(keys, values, n, ascending). Bitonic sort is not
 // stable, so the values are checked for what any right answer has: the keys equal std::sort of
-// the keys, the values are a permutation of 0 .. n - 1, and each value points at its key.
+// the keys, the values are a permutation of 0 .. n - 1, and each value points at its key. The
+// launches are counted: at least those of the stage's network (launches_per_sort in its
+// bitonic_index.h), so an answer that sorts on the host, however right its keys, fails.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -9,7 +11,9 @@
 #include <numeric>
 #include <vector>
 
+#include "bitonic_index.h"
 #include "cuda_buffers.h"
+#include "cuda_check.h"
 #include "data.h"
 
 void bitonic_sort_pairs(int *keys, int *values, unsigned n, bool ascending);
@@ -27,8 +31,10 @@ TEST_CASE("keys sorted, values a permutation that points at each key") {
             cudaMemcpy(device_keys.data(), keys.data(), n * sizeof(int), cudaMemcpyHostToDevice));
         CUDA_CHECK(cudaMemcpy(device_values.data(), values.data(), n * sizeof(int),
                               cudaMemcpyHostToDevice));
+        reset_launch_count();
         bitonic_sort_pairs(device_keys.data(), device_values.data(), n, ascending);
         CUDA_CHECK(cudaGetLastError());
+        const unsigned long long launches = launch_count();
         std::vector<int> out_keys(n), out_values(n);
         CUDA_CHECK(cudaMemcpy(out_keys.data(), device_keys.data(), n * sizeof(int),
                               cudaMemcpyDeviceToHost));
@@ -53,6 +59,7 @@ TEST_CASE("keys sorted, values a permutation that points at each key") {
               keys[value] == out_keys[i];
         }
         CHECK(points_at_key);
+        CHECK(launches >= launches_per_sort(n));
       }
     }
   }

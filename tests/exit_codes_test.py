@@ -15,6 +15,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 program, gpu_present = sys.argv[1], sys.argv[2]
 name = os.path.basename(program)
@@ -68,6 +69,7 @@ with tempfile.TemporaryDirectory() as folder:
     expect(["--input", empty], 2, "is empty")
     expect(["--log2", "4", "--output", os.path.join(folder, "no", "out.bin")], 2,
            "cannot write output file")
+    expect(["--log2", "10", "--log2", "12"], 2, "--log2 is given twice")
 
     help_run = run("--help")
     if help_run.returncode != 0 or "usage: " + name not in help_run.stdout:
@@ -90,6 +92,7 @@ with tempfile.TemporaryDirectory() as folder:
     source = os.path.join(folder, "keys.bin")
     with open(source, "wb") as file:
         file.write(struct.pack(f"<{len(keys)}i", *keys))
+    expect(["--input", source, "--dist", "sorted"], 2, "drop them")
 
     if subprocess.run([gpu_present], capture_output=True).returncode == 0:
         result = run("--log2", "10", "--reps", "2")
@@ -123,6 +126,12 @@ with tempfile.TemporaryDirectory() as folder:
                                 f"wrote {written}")
     else:
         expect(["--log2", "10", "--output", output], 3, "no usable CUDA device")
+        # The device is looked for before 2^30 keys are made, not after.
+        started = time.monotonic()
+        expect(["--log2", "30", "--reps", "1"], 3, "no usable CUDA device")
+        if time.monotonic() - started > 10:
+            failures.append(f"--log2 30 without a GPU took {time.monotonic() - started:.0f} s "
+                            "to say so")
         left = [entry for entry in os.listdir(folder) if entry.startswith(("sorted.bin", "."))]
         if left:
             failures.append(f"a failed run left files behind: {left}")

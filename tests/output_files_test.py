@@ -149,6 +149,25 @@ with tempfile.TemporaryDirectory() as folder:
     refused("a missing folder is refused",
             ["--log2", "4", "--output", os.path.join(folder, "no", "out.bin")], "does not exist")
 
+    # A read-only file is refused, also for root, who could write it anyway; and a /proc
+    # file, whose folder takes no new files, is refused with a line that says so.
+    read_only = os.path.join(folder, "read-only.bin")
+    with open(read_only, "wb") as file:
+        file.write(b"keep")
+    os.chmod(read_only, 0o444)
+    refused("a read-only output file is refused, whoever runs the program",
+            ["--input", source, "--output", read_only], "the file is not writable")
+    with open(read_only, "rb") as file:
+        expect("the read-only file is left as it was", file.read() == b"keep")
+    refused("/proc/version as output is refused, not called missing",
+            ["--input", source, "--output", "/proc/version"], "not writable")
+
+    # A host sort reports no copies and no warm-up.
+    result = run(["--input", source])
+    expect("std::sort's report speaks of no copies and no warm-up",
+           result.returncode == 0 and "no copies" in result.stdout and
+           "warm-up" not in result.stdout and "pinned" not in result.stdout, result.stdout)
+
     # A long valid name.
     long_name = os.path.join(folder, "k" * 255)
     result = run(["--input", source, "--output", long_name])

@@ -27,6 +27,9 @@ import sys
 
 import course
 
+# The exit code of the course's programs when there is no usable CUDA device (README).
+NO_DEVICE = 3
+
 
 class Tour:
     def __init__(self, arguments):
@@ -199,7 +202,9 @@ def main():
             print(f"Everything is built. The demonstration needs an NVIDIA GPU, and CUDA finds "
                   f"none here: {reason}.")
             return
-        sys.exit(f"tour.py: {reason}")
+        # The programs' own exit code for "no usable CUDA device".
+        print(f"tour.py: {reason}", file=sys.stderr)
+        sys.exit(NO_DEVICE)
     tour = Tour(arguments)
     if arguments.transfers_csv:
         tour.measure_transfers(min(max(sizes), 29), arguments.transfers_csv)

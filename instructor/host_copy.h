@@ -1,6 +1,5 @@
-// host_solution.h: what the exercises' host-side solutions (exercise_solutions.cu, the right
-// ones, and exercise_wrong_solutions.cu) share: they take the keys off the GPU, sort them on
-// the host and put them back.
+// host_copy.h: what the host-side answers (host_answers.cu) use: they take the keys off the
+// GPU, sort them on the host and put them back.
 #pragma once
 
 #include <algorithm>

@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Grades a student's stage: runs exactly the checks of an exercise and says how many passed.
+
+    python3 common/tools/grade.py --build build my_stage        the stage's own checks
+    python3 common/tools/grade.py --build build my_stage 2      and exercise 2's
+    python3 common/tools/grade.py --build build my_stage 1 2 3  several exercises, one run
+
+Every exercise of docs/12_exercises.md is graded on the stage's own suites: its index tests
+(index_STAGE), its program's exit codes (exit_codes_STAGE), its gpu tests (gpu_STAGE) and the
+three compute-sanitizer tools (sanitize_*_STAGE). An exercise adds what its section names:
+exercises 1 to 3 require the exercise's check among the stage's gpu tests (and exercise 1 runs
+that check's small lengths under memcheck too, since the program itself always pads), exercise
+4 the multistep index tests, exercise 8 the tests of many arrays at once. What only a person
+can judge (a report, a prediction) is printed as such, not counted.
+
+A check that is skipped counts as failed: grading needs a GPU and compute-sanitizer, and on a
+machine without them the script says so in one line and exits 3 before running anything. It
+prints one line per check and, last, one line per exercise to collect:
+
+    GRADE stage=my_stage exercise=2 passed=7 failed=0
+
+and exits 0 when every check of every exercise passed, 1 when one failed, 2 on a bad command
+line.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import course
+
+# The programs' exit code for "no usable CUDA device" (README).
+NO_DEVICE = 3
+SUITES = ["index_{}", "exit_codes_{}", "gpu_{}", "sanitize_memcheck_{}", "sanitize_racecheck_{}",
+          "sanitize_synccheck_{}"]
+UNPADDED_SMALL = "every n from 1 to 100 without padding"
+# exercise -> (test program, test case it must hold, the file that holds it), and what is graded
+# by hand.
+EXERCISES = {
+    1: {"cases": [("gpu", UNPADDED_SMALL, "exercise_unpadded_test.cpp"),
+                  ("gpu", "larger n without padding: 1000, 2^20 + 1, 3 x 2^19",
+                   "exercise_unpadded_test.cpp")],
+        "sanitize": UNPADDED_SMALL},
+    2: {"cases": [("gpu", "keys sorted, values a permutation that points at each key",
+                   "exercise_pairs_test.cu")]},
+    3: {"cases": [("gpu", "floats in IEEE 754 totalOrder, bit for bit",
+                   "exercise_floats_test.cu")]},
+    4: {"cases": [("index", "launches_per_sort follows the split of the network, for every n up "
+                            "to 2^30", "launches_multistep_test.cpp"),
+                  ("index", "the multistep passes compare every pair of every global step "
+                            "exactly once, up to 2^16", "index_multistep_test.cpp")],
+        "by_hand": "the time over floor against v5's and v6's, from the tour"},
+    5: {"by_hand": "the prediction, and the profile's dram_write_bytes against v6's"},
+    6: {"by_hand": "the report: a prediction before each measurement, the metrics by name and "
+                   "value, the explanation"},
+    7: {"by_hand": "the student's own cpu test of the stride-32 pair, and the in-block times"},
+    8: {"cases": [("gpu", "every array length from 2 to 2^12, at n = 2^12, 2^16 and 2^20",
+                   "gpu_segments_test.cpp")],
+        "by_hand": "the v8_mapping experiment against both of chapter 10's mappings"},
+}
+
+
+def say(line):
+    print(line, flush=True)
+
+
+def fail_at_once(message, code):
+    print(f"grade.py: {message}", file=sys.stderr)
+    sys.exit(code)
+
+
+def test_cases(program):
+    """The doctest test cases a test program holds."""
+    result = subprocess.run([program, "--list-test-cases", "--no-colors"], capture_output=True,
+                            text=True, timeout=300)
+    return {line.strip() for line in result.stdout.splitlines()}
+
+
+def run_tests(build, names):
+    """{test name: result} from one `meson test` run of the named tests."""
+    subprocess.run(["meson", "test", "-C", build, "--print-errorlogs"] + names,
+                   capture_output=True, text=True, timeout=7200)
+    results = {}
+    log = os.path.join(build, "meson-logs", "testlog.json")
+    if os.path.exists(log):
+        for line in open(log):
+            record = json.loads(line)
+            # Meson names a test "project:suite / name" in its log.
+            results[record["name"].split(" / ")[-1]] = record["result"]
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(course.ROOT, "build"),
+                        help="the Meson build folder (default: build)")
+    parser.add_argument("stage", help="the stage folder, listed in stages.txt")
+    parser.add_argument("exercises", nargs="*", type=int, metavar="EXERCISE",
+                        help="exercises 1 .. 8; without one, the stage's own checks only")
+    arguments = parser.parse_args()
+    if course.arguments_only():
+        return
+    build, stage = arguments.build, arguments.stage
+    unknown = [number for number in arguments.exercises if number not in EXERCISES]
+    if unknown:
+        fail_at_once(f"no exercise {unknown[0]}: the exercises are 1 to {len(EXERCISES)}", 2)
+    if stage not in course.stage_names():
+        fail_at_once(f"{stage} is not in stages.txt: add its line first (docs/12_exercises.md)", 2)
+    tests = os.path.join(build, "tests")
+    gpu_present = os.path.join(tests, "gpu_present")
+    if not os.path.exists(gpu_present):
+        fail_at_once(f"{build} has no GPU tests: build it with nvcc and doctest (meson setup "
+                     f"{build} && meson compile -C {build})", 2)
+    if subprocess.run([gpu_present], capture_output=True).returncode != 0:
+        fail_at_once("no usable CUDA device here: grading needs a GPU (the gpu and sanitize "
+                     "checks would only be skipped)", NO_DEVICE)
+    if shutil.which("compute-sanitizer") is None and not os.path.exists(
+            "/usr/local/cuda/bin/compute-sanitizer"):
+        fail_at_once("compute-sanitizer not found: grading runs the sanitize checks", NO_DEVICE)
+    compiled = subprocess.run(["meson", "compile", "-C", build], capture_output=True, text=True)
+    if compiled.returncode != 0:
+        fail_at_once(f"the build fails: {compiled.stdout.strip().splitlines()[-1:]}", 1)
+
+    # The stage's own suites, once for all the exercises.
+    names = [suite.format(stage) for suite in SUITES]
+    results = run_tests(build, names)
+    common = [(results.get(name) == "OK", f"{name}: {results.get(name, 'not run')}")
+              for name in names]
+    everything_passed = True
+    for exercise in arguments.exercises or [None]:
+        outcome = list(common) + exercise_checks(tests, stage, gpu_present, exercise,
+                                                 EXERCISES.get(exercise, {}))
+        passed = sum(1 for ok, _ in outcome if ok)
+        label = f"exercise {exercise}" if exercise else "the stage's own checks"
+        say(f"{stage}, {label}:")
+        for ok, line in outcome:
+            say(("  PASS  " if ok else "  FAIL  ") + line)
+        if "by_hand" in EXERCISES.get(exercise, {}):
+            say(f"  BY HAND  {EXERCISES[exercise]['by_hand']}")
+        say(f"GRADE stage={stage} exercise={exercise or '-'} passed={passed} "
+            f"failed={len(outcome) - passed}")
+        everything_passed = everything_passed and passed == len(outcome)
+    sys.exit(0 if everything_passed else 1)
+
+
+def exercise_checks(tests, stage, gpu_present, exercise, spec):
+    """[(passed, line)] of what an exercise adds to the stage's own suites: each of its test
+    cases, run on its own (so that one exercise's verdict does not hang on another's check),
+    and, for exercise 1, memcheck of the small lengths."""
+    outcome = []
+    for program, case, source in spec.get("cases", []):
+        path = os.path.join(tests, f"test_{program}_{stage}")
+        if not os.path.exists(path) or case not in test_cases(path):
+            outcome.append((False, f"exercise {exercise}: {program}_{stage} does not run "
+                                   f"'{case}': add '{source}' to stage_{program}_tests in "
+                                   f"{stage}/meson.build"))
+            continue
+        # doctest splits a filter at commas: a wildcard stands in for them.
+        result = subprocess.run([path, "--test-case=" + case.replace(",", "*"), "--no-colors"],
+                                capture_output=True, text=True, timeout=7200)
+        ran = re.search(r"test cases:\s*(\d+)", result.stdout)
+        passed = result.returncode == 0 and ran is not None and int(ran.group(1)) == 1
+        outcome.append((passed, f"exercise {exercise}: '{case}' ({source}): exit "
+                                f"{result.returncode}, {ran.group(1) if ran else 'no'} test case"))
+    if "sanitize" in spec:
+        checked = subprocess.run(
+            [sys.executable, os.path.join(course.ROOT, "tests", "sanitize.py"), "memcheck",
+             os.path.join(tests, f"test_gpu_{stage}"), gpu_present, "--doctest-case",
+             spec["sanitize"]], capture_output=True, text=True, timeout=7200)
+        outcome.append((checked.returncode == 0,
+                        f"exercise {exercise}: memcheck of '{spec['sanitize']}': exit "
+                        f"{checked.returncode}"))
+    return outcome
+
+
+if __name__ == "__main__":
+    main()

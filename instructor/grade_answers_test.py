@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""proof suite (needs a GPU): common/tools/grade.py passes a right answer to exercises 1 to 3
+and fails, for each exercise, an answer that sorts on the host and a wrong one.
+
+Usage: grade_answers_test.py SOURCE_ROOT GPU_PRESENT_PROGRAM [--in-place BUILD_FOLDER]
+       (with --in-place, GPU_PRESENT_PROGRAM is not used: the build's own is asked; with
+       --add-only after it, the stages are added and nothing else is done)
+
+In a copy of the tree (or, with --in-place, in the tree itself and its build folder BUILD_FOLDER:
+for a disposable checkout on a GPU machine) it adds three stages as a student would, each a copy of v0_naive whose
+bitonic_sort.cu is one of the instructor's answer sets (answers.cu, host_answers.cu,
+wrong_answers.cu) and whose gpu tests are the three exercises' checks; builds; and grades each
+stage on exercises 1, 2 and 3. The right answers must pass every check of every exercise; the
+host-side and the wrong answers must fail every exercise, each on that exercise's own check. Reports SKIP (77) at once where there
+is no usable GPU, since grading refuses to run there.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+root, gpu_present = os.path.abspath(sys.argv[1]), sys.argv[2]
+in_place = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--in-place" else None
+
+
+def skip_without_gpu(program):
+    if subprocess.run([program], capture_output=True).returncode != 0:
+        print("SKIP: no usable CUDA device (grading needs one)")
+        sys.exit(77)
+
+
+if not in_place:
+    skip_without_gpu(gpu_present)
+STAGES = {"graded_right": ("answers.cu", True), "graded_host": ("host_answers.cu", False),
+          "graded_wrong": ("wrong_answers.cu", False)}
+CHECKS = "['exercise_unpadded_test.cpp', 'exercise_pairs_test.cu', 'exercise_floats_test.cu']"
+
+
+def run(command, folder, timeout=3600):
+    print("$", " ".join(command), flush=True)
+    return subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=timeout)
+
+
+def add_stages(tree):
+    listed = open(os.path.join(tree, "stages.txt")).read()
+    for stage, (answers, _) in STAGES.items():
+        if f"\n{stage} " in listed:
+            continue
+        folder = os.path.join(tree, stage)
+        shutil.rmtree(folder, ignore_errors=True)
+        shutil.copytree(os.path.join(tree, "v0_naive"), folder)
+        shutil.copy(os.path.join(tree, "instructor", answers),
+                    os.path.join(folder, "bitonic_sort.cu"))
+        # What the host-side answers include beside the stage's own headers.
+        for header in ("instructor/host_copy.h", "tests/float_order.h"):
+            shutil.copy(os.path.join(tree, header), folder)
+        build_file = os.path.join(folder, "meson.build")
+        text = open(build_file).read()
+        text = re.sub(r"stage_gpu_tests = \[[^\]]*\]", f"stage_gpu_tests = {CHECKS}", text)
+        open(build_file, "w").write(text)
+        with open(os.path.join(tree, "stages.txt"), "a") as file:
+            file.write(f"{stage} | - | the instructor's {answers}, graded\n")
+
+
+def grade_all(tree, build):
+    if not os.path.exists(os.path.join(tree, build, "build.ninja")):
+        setup = run(["meson", "setup", build], tree)
+        if setup.returncode != 0:
+            sys.exit(f"meson setup failed:\n{setup.stdout[-3000:]}")
+    compiled = run(["meson", "compile", "-C", build], tree)
+    if compiled.returncode != 0:
+        sys.exit(f"the build failed:\n{compiled.stdout[-3000:]}")
+    skip_without_gpu(os.path.join(tree, build, "tests", "gpu_present"))
+    failures = []
+    for stage, (_, right) in STAGES.items():
+        result = run([sys.executable, "common/tools/grade.py", "--build", build, stage, "1", "2",
+                      "3"], tree)
+        print(result.stdout, result.stderr, flush=True)
+        if result.returncode == 3:
+            print("SKIP: no usable GPU here (grade.py refuses to grade without one)")
+            sys.exit(77)
+        grades = dict(re.findall(r"GRADE stage=\S+ exercise=(\d) passed=\d+ failed=(\d+)",
+                                 result.stdout))
+        for exercise in ("1", "2", "3"):
+            failed = grades.get(exercise)
+            # The exercise's own check, run on its own, must catch a bad answer: not only the
+            # stage's gpu tests as a whole, which hold all three exercises' checks here.
+            caught = re.search(rf"^  FAIL  exercise {exercise}: ", result.stdout, re.M)
+            if failed is None:
+                failures.append(f"{stage}: no grade for exercise {exercise}")
+            elif right and failed != "0":
+                failures.append(f"{stage}: a right answer failed exercise {exercise}")
+            elif not right and (failed == "0" or not caught):
+                failures.append(f"{stage}: exercise {exercise}'s own check passed an answer it "
+                                "must fail")
+    for failure in failures:
+        print("FAIL", failure)
+    print(f"{len(failures)} failure(s)")
+    sys.exit(1 if failures else 0)
+
+
+if in_place:
+    add_stages(root)
+    if "--add-only" not in sys.argv:
+        grade_all(root, in_place)
+else:
+    with tempfile.TemporaryDirectory() as temporary:
+        tree = os.path.join(temporary, "course")
+        shutil.copytree(root, tree, symlinks=True, ignore=shutil.ignore_patterns(
+            "build*", ".git", "__pycache__", ".deps"))
+        add_stages(tree)
+        grade_all(tree, "build-graded")

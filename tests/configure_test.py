@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""proof suite: the build options a reader types are taken or refused as the README says.
+
+Usage: configure_test.py SOURCE_ROOT
+
+Configures the tree in scratch folders with -Dgpu_arch written with and without the dot (the
+compute capability `nvidia-smi` prints, 7.5, and the form nvcc takes, 75), with a list, and
+with values that are not compute capabilities, which must stop `meson setup` with one error
+line that says what is expected. Without nvcc the option is not read, and the test reports SKIP.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+root = sys.argv[1]
+if shutil.which("nvcc") is None:
+    print("SKIP: no nvcc: the GPU architectures are not configured here")
+    sys.exit(77)
+
+CASES = [("7.5", "sm_75 + PTX 75"), ("75", "sm_75 + PTX 75"), ("8.0,90", "sm_80, sm_90 + PTX 90"),
+         ("", None), ("7x5", None), ("sm_90", None), ("1234", None)]
+failures = []
+for value, expected in CASES:
+    with tempfile.TemporaryDirectory() as scratch:
+        folder = os.path.join(scratch, "build")
+        result = subprocess.run(["meson", "setup", folder, f"-Dgpu_arch={value}", "-Dtests=disabled"],
+                                cwd=root, capture_output=True, text=True, timeout=600)
+    errors = [line for line in result.stdout.splitlines() if "ERROR:" in line]
+    if expected is not None:
+        ok = result.returncode == 0 and f"GPU architectures: {expected}" in result.stdout
+    else:
+        ok = (result.returncode != 0 and len(errors) == 1 and
+              "expected auto, or compute capabilities such as 75 or 7.5" in errors[0])
+    print(("ok   " if ok else "FAIL ") + f"-Dgpu_arch={value!r}" +
+          ("" if ok else f": exit {result.returncode}, {errors or result.stdout[-500:]}"))
+    if not ok:
+        failures.append(value)
+sys.exit(1 if failures else 0)
