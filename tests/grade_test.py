@@ -3,22 +3,26 @@
 anything: a machine without a usable GPU (exit 3, so that a grading script on a CPU node cannot
 pass a submission), a stage that stages.txt does not list, and an exercise that does not exist
 (exit 2). The GPU is hidden (CUDA_VISIBLE_DEVICES=""), so this runs the same everywhere;
-instructor/grade_answers_test.py grades real answers where a GPU is.
+instructor/grade_answers_test.py grades real answers where a GPU is. It also runs the grader's
+parts that need no GPU: reading Meson's test log, and exercise 4's own test cases, one by one,
+on a stage that holds them and on one that does not.
 
 Usage: grade_test.py SOURCE_ROOT BUILD_FOLDER
 """
+import json
 import os
 import subprocess
 import sys
+import tempfile
 
 root, build = sys.argv[1], sys.argv[2]
-grade = os.path.join(root, "common", "tools", "grade.py")
+grade_script = os.path.join(root, "common", "tools", "grade.py")
 hidden = dict(os.environ, CUDA_VISIBLE_DEVICES="")
 failures = []
 
 
 def expect(arguments, code, message):
-    result = subprocess.run([sys.executable, grade, "--build", build] + arguments,
+    result = subprocess.run([sys.executable, grade_script, "--build", build] + arguments,
                             capture_output=True, text=True, env=hidden, timeout=300)
     lines = result.stderr.strip().splitlines()
     ok = result.returncode == code and len(lines) == 1 and message in lines[0] and \
@@ -28,6 +32,32 @@ def expect(arguments, code, message):
     if not ok:
         failures.append(arguments)
 
+
+# The parts that need no GPU, on the course's own stages: reading Meson's test log, and an
+# exercise's own test cases run one by one (exercise 4's are cpu tests).
+sys.path.insert(0, os.path.join(root, "common", "tools"))
+import grade  # noqa: E402
+
+with tempfile.TemporaryDirectory() as folder:
+    log = os.path.join(folder, "grade.json")
+    with open(log, "w") as file:
+        for name, result in (("cpu / index_v0_naive", "OK"), ("gpu / gpu_v0_naive", "SKIP"),
+                             ("sanitize / sanitize_memcheck_v0_naive", "FAIL")):
+            file.write(json.dumps({"name": f"bitonic-sort-course:{name}", "result": result}) +
+                       "\n")
+    results = grade.read_test_log(log)
+if results != {"index_v0_naive": "OK", "gpu_v0_naive": "SKIP", "sanitize_memcheck_v0_naive": "FAIL"}:
+    failures.append(f"read_test_log read {results} from a Meson log")
+tests = os.path.join(build, "tests")
+gpu_present = os.path.join(tests, "gpu_present")
+held = grade.exercise_checks(tests, "v6_multistep", gpu_present, 4, grade.EXERCISES[4])
+if len(held) != 2 or not all(ok for ok, _ in held):
+    failures.append(f"exercise 4 on v6_multistep, which holds its checks: {held}")
+missing = grade.exercise_checks(tests, "v5_bank_free", gpu_present, 4, grade.EXERCISES[4])
+if len(missing) != 2 or any(ok for ok, _ in missing) or \
+        "add 'launches_multistep_test.cpp' to stage_index_tests" not in missing[0][1]:
+    failures.append(f"exercise 4 on v5_bank_free, which lacks its checks: {missing}")
+print("grading helpers:", "ok" if not failures else f"FAIL {failures}")
 
 expect(["v5_bank_free"], 3, "no usable CUDA device here: grading needs a GPU")
 expect(["v5_bank_free", "1", "2"], 3, "no usable CUDA device here")

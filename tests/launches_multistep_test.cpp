@@ -9,7 +9,7 @@
 #include "bitonic_index.h"
 #include "reference.h"
 
-TEST_CASE("launches_per_sort follows the split of the network, for every n up to 2^30") {
+TEST_CASE("launches_per_sort follows the split into multistep passes, for every n up to 2^30") {
   for (unsigned q = 0; q <= 30; ++q) {
     const unsigned n = 1u << q;
     const unsigned tile_size = n < kTileSize ? n : kTileSize;
