@@ -19,9 +19,16 @@ unsigned blocks_for(unsigned n) {
   return (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
 }
 
-// The sizes of the network for n keys: 2, 4, ... up to the power of two that holds n.
-bool has_size(unsigned size, unsigned n) {
-  return size / 2 < n;
+// Launches launch(size, stride) for every step of the network for n keys, in the network's order
+// (sizes up to the power of two that holds n), each launch checked and counted.
+template <typename Launch>
+void for_each_step(unsigned n, Launch launch) {
+  for (unsigned size = 2; size / 2 < n; size *= 2) {
+    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
+      launch(size, stride);
+      CHECK_LAUNCH();
+    }
+  }
 }
 
 // Exercise 1. The network in its other form: the first step of each merge compares key i with
@@ -93,30 +100,21 @@ __global__ void floats_step(float *keys, unsigned size, unsigned stride, bool as
 
 // Any n: q(q + 1) / 2 launches for q = ceil(log2 n), as for n padded to 2^q.
 void bitonic_sort(int *keys, unsigned n, bool ascending) {
-  for (unsigned size = 2; has_size(size, n); size *= 2) {
-    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
-      mirror_step<<<blocks_for(n), kThreadsPerBlock>>>(keys, n, size, stride, ascending);
-      CHECK_LAUNCH();
-    }
-  }
+  for_each_step(n, [&](unsigned size, unsigned stride) {
+    mirror_step<<<blocks_for(n), kThreadsPerBlock>>>(keys, n, size, stride, ascending);
+  });
 }
 
 // n a power of two, as for the stage's bitonic_sort.
 void bitonic_sort_pairs(int *keys, int *values, unsigned n, bool ascending) {
-  for (unsigned size = 2; size <= n; size *= 2) {
-    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
-      pairs_step<<<blocks_for(n), std::min(n, kThreadsPerBlock)>>>(keys, values, size, stride,
-                                                                   ascending);
-      CHECK_LAUNCH();
-    }
-  }
+  for_each_step(n, [&](unsigned size, unsigned stride) {
+    pairs_step<<<blocks_for(n), std::min(n, kThreadsPerBlock)>>>(keys, values, size, stride,
+                                                                 ascending);
+  });
 }
 
 void bitonic_sort_floats(float *keys, unsigned n, bool ascending) {
-  for (unsigned size = 2; size <= n; size *= 2) {
-    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
-      floats_step<<<blocks_for(n), std::min(n, kThreadsPerBlock)>>>(keys, size, stride, ascending);
-      CHECK_LAUNCH();
-    }
-  }
+  for_each_step(n, [&](unsigned size, unsigned stride) {
+    floats_step<<<blocks_for(n), std::min(n, kThreadsPerBlock)>>>(keys, size, stride, ascending);
+  });
 }

@@ -21,6 +21,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[1]), "common", "tools"))
+import course  # noqa: E402
+
 root, gpu_present = os.path.abspath(sys.argv[1]), sys.argv[2]
 in_place = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "--in-place" else None
 
@@ -108,7 +111,6 @@ if in_place:
 else:
     with tempfile.TemporaryDirectory() as temporary:
         tree = os.path.join(temporary, "course")
-        shutil.copytree(root, tree, symlinks=True, ignore=shutil.ignore_patterns(
-            "build*", ".git", "__pycache__", ".deps"))
+        course.copy_course(tree)
         add_stages(tree)
         grade_all(tree, "build-graded")

@@ -18,6 +18,18 @@ unsigned blocks_for(unsigned n) {
   return (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
 }
 
+// Launches launch(size, stride) for every step of the network for n keys, in the network's order
+// (sizes up to the power of two that holds n), each launch checked and counted.
+template <typename Launch>
+void for_each_step(unsigned n, Launch launch) {
+  for (unsigned size = 2; size / 2 < n; size *= 2) {
+    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
+      launch(size, stride);
+      CHECK_LAUNCH();
+    }
+  }
+}
+
 // Exercise 1, wrong: chapter 1's network, skipping every pair whose partner lies at or past n.
 // Its descending blocks would have moved the missing keys (+infinity) to the front; skipping
 // them leaves keys out of place for many n that are not powers of two. Right for every power
@@ -81,29 +93,19 @@ __global__ void numeric_step(float *keys, unsigned size, unsigned stride, bool a
 }  // namespace
 
 void bitonic_sort(int *keys, unsigned n, bool ascending) {
-  for (unsigned size = 2; size / 2 < n; size *= 2) {
-    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
-      skipping_step<<<blocks_for(n), kThreadsPerBlock>>>(keys, n, size, stride, ascending);
-      CHECK_LAUNCH();
-    }
-  }
+  for_each_step(n, [&](unsigned size, unsigned stride) {
+    skipping_step<<<blocks_for(n), kThreadsPerBlock>>>(keys, n, size, stride, ascending);
+  });
 }
 
 void bitonic_sort_pairs(int *keys, int *, unsigned n, bool ascending) {
-  for (unsigned size = 2; size <= n; size *= 2) {
-    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
-      keys_only_step<<<blocks_for(n), std::min(n, kThreadsPerBlock)>>>(keys, size, stride,
-                                                                       ascending);
-      CHECK_LAUNCH();
-    }
-  }
+  for_each_step(n, [&](unsigned size, unsigned stride) {
+    keys_only_step<<<blocks_for(n), std::min(n, kThreadsPerBlock)>>>(keys, size, stride, ascending);
+  });
 }
 
 void bitonic_sort_floats(float *keys, unsigned n, bool ascending) {
-  for (unsigned size = 2; size <= n; size *= 2) {
-    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
-      numeric_step<<<blocks_for(n), std::min(n, kThreadsPerBlock)>>>(keys, size, stride, ascending);
-      CHECK_LAUNCH();
-    }
-  }
+  for_each_step(n, [&](unsigned size, unsigned stride) {
+    numeric_step<<<blocks_for(n), std::min(n, kThreadsPerBlock)>>>(keys, size, stride, ascending);
+  });
 }

@@ -17,6 +17,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[1]), "common", "tools"))
+import course  # noqa: E402
+
 root = os.path.abspath(sys.argv[1])
 if shutil.which("nvcc") is None:
     print("SKIP: no nvcc: the stages are not built here")
@@ -36,8 +39,7 @@ if not starters:
 
 with tempfile.TemporaryDirectory() as temporary:
     tree = os.path.join(temporary, "course")
-    shutil.copytree(root, tree, symlinks=True, ignore=shutil.ignore_patterns(
-        "build*", ".git", "__pycache__", ".deps"))
+    course.copy_course(tree)
     targets = []
     for number, start, stub, check in starters:
         stage = f"exercise{number}_start"

@@ -22,6 +22,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[1]), "common", "tools"))
+import course  # noqa: E402
+
 if os.environ.get("STUDENT_STAGE_COPY"):
     print("SKIP: already inside the student-stage copy of the tree")
     sys.exit(77)
@@ -65,8 +68,7 @@ def run(command, folder):
 
 with tempfile.TemporaryDirectory() as temporary:
     tree = os.path.join(temporary, "course")
-    shutil.copytree(root, tree, symlinks=True, ignore=shutil.ignore_patterns(
-        "build*", ".git", "__pycache__", ".deps"))
+    course.copy_course(tree)
     pristine(tree)
     if run("meson setup build", tree).returncode != 0:
         sys.exit("meson setup build failed in the copy")

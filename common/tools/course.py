@@ -287,3 +287,10 @@ def section_text(path, names):
     start = text.index(found[names[0]])
     end = text.index(found[names[-1]]) + len(found[names[-1]])
     return start, end
+
+
+def copy_course(destination):
+    """Copies the source tree to `destination`, without build folders, git's folder, caches and
+    carried dependencies: what the proof tests work on."""
+    shutil.copytree(ROOT, destination, symlinks=True, ignore=shutil.ignore_patterns(
+        "build*", ".git", "__pycache__", ".deps"))
