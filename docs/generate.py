@@ -183,6 +183,7 @@ def generated_blocks(tour, profile, network_dump):
         "distributions-v0": lambda: tables.distributions_table(["v0_naive"]),
         "swaps": lambda: tables.swaps_table(network_dump),
         "tally": lambda: tables.tally(tour, PREDICTIONS),
+        "written-v0": lambda: tables.written_table(profile, "v0_naive", 27, "bitonic_step"),
         "stride-classes": lambda: tables.stride_table(
             profile, ["v0_naive", "v5_bank_free", "v6_multistep"]),
         "profile-in-block": lambda: tables.profile_table(
@@ -250,9 +251,11 @@ def inline_value(name, tour, profile):
         shares = [float(row["dram_pct_of_peak"]) for row in profile.metric_rows(stage, q, kernel)]
         return f"{min(shares):.0f}% to {max(shares):.0f}%"
     if kind == "written":
+        # v:written:STAGE:Q:KERNEL[:STRIDE], bytes written over read in the last merge: the
+        # launch of that stride, or all of the merge's launches.
         stage, q, kernel = args[0], int(args[1]), args[2]
-        read_mib, written_mib = tables.dram_bytes(profile, stage, q, kernel)
-        return f"{100 * written_mib / read_mib:.0f}%"
+        stride = int(args[3]) if len(args) > 3 else None
+        return f"{100 * tables.written_share(profile, stage, q, kernel, stride):.0f}%"
     if kind in ("spread", "spread-range", "spread-max", "neighbours"):
         return tables.spread_value([kind] + args)
     if kind == "distribution":

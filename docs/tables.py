@@ -514,13 +514,41 @@ def stride_table(profile, stages, sizes=(20, 27)):
             profile.source() + "\n")
 
 
-def dram_bytes(profile, stage, q, kernel, largest=True):
-    """(read, written) MiB of one profiled launch of the kernel."""
-    rows = profile.metric_rows(stage, q, kernel)
-    if not rows:
-        return None
-    row = max(rows, key=lambda r: int(r["stride"])) if largest else rows[-1]
-    return float(row["dram_read_bytes"]) / 2**20, float(row["dram_write_bytes"]) / 2**20
+def merge_launches(profile, stage, q, kernel):
+    """The kernel's profiled launches of the sort's last merge (size n), largest stride first."""
+    rows = [row for row in profile.metric_rows(stage, q, kernel)
+            if int(row["size"]) == 1 << q]
+    return sorted(rows, key=lambda row: -int(row["stride"]))
+
+
+def written_share(profile, stage, q, kernel, stride=None):
+    """Bytes written over bytes read from device memory: by the launch of the last merge with
+    that stride, or by all of the last merge's launches together."""
+    rows = merge_launches(profile, stage, q, kernel)
+    if stride is not None:
+        rows = [row for row in rows if int(row["stride"]) == stride]
+    read = sum(float(row["dram_read_bytes"]) for row in rows)
+    return sum(float(row["dram_write_bytes"]) for row in rows) / read if read else None
+
+
+def written_table(profile, stage, q, kernel):
+    """Per launch of the last merge: DRAM bytes read and written, their ratio, DRAM throughput
+    and time in copies of the array."""
+    body = []
+    durations = {int(row["stride"]): float(row["duration_ns"])
+                 for row in profile.launches(stage, q) if row["kernel"] == kernel and
+                 int(row["size"]) == 1 << q}
+    copy_ns = 1e6 * profile.copy_ms(stage, q)
+    for row in merge_launches(profile, stage, q, kernel):
+        stride = int(row["stride"])
+        read, written = float(row["dram_read_bytes"]), float(row["dram_write_bytes"])
+        body.append([f"2^{log2(stride)}", f"{read / 2**20:.0f}", f"{written / 2**20:.0f}",
+                     f"{written / read:.2f}", f"{float(row['dram_pct_of_peak']):.0f}%",
+                     f"{durations[stride] / copy_ns:.2f}" if stride in durations else ""])
+    return (table(["stride", "read MiB", "written MiB", "written / read", "DRAM, % of peak",
+                   "copies"], body) + "\n" + f"Every `{kernel}` launch of the last merge of "
+            f"`{stage}` at n = 2^{q} (the merge of size n, strides n / 2 down to 1), the second "
+            "of two sorts of uniform keys. " + profile.source() + "\n")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""docs suite: no measured figure is typed into the course's prose by hand.
+
+Usage: typed_numbers_test.py SOURCE_ROOT
+
+In README.md and docs/*.md it looks, outside the generated blocks and values (which
+docs/generate.py writes from the recorded CSVs) and outside code blocks, for a number with a
+unit of measurement: ms, us, GB/s, TB/s, %, a ratio written Nx, or copies. Each such figure must
+be generated, or be on ALLOWED below with its source. Predictions are stated before anything is
+measured and are left alone: the "## Prediction" sections. A product such as "3 x 2^19" is not
+a ratio. Every figure found is printed with its file and line; any that is not allowed fails.
+"""
+import glob
+import os
+import re
+import sys
+
+root = sys.argv[1]
+# A figure typed on purpose -> where it comes from.
+ALLOWED = {
+    "3.35 TB/s": "the H100 SXM5 80GB's HBM3 bandwidth, NVIDIA H100 datasheet",
+    "100%": "the whole of a share, not a measurement",
+}
+FIGURE = re.compile(r"(?<![\w.^/-])(\d+(?:\.\d+)?)\s*(ms|us|µs|GB/s|TB/s|%|x|copies)(?![\w/])")
+GENERATED = re.compile(r"<!-- BEGIN GENERATED ([^\n>]+?) -->.*?<!-- END GENERATED \1 -->", re.S)
+
+
+def typed_figures(path):
+    """(line number, figure, line) of every figure outside generated text, code and predictions."""
+    text = GENERATED.sub(lambda match: "\n" * match.group(0).count("\n"), open(path).read())
+    found, fence, section = [], False, ""
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.startswith("```"):
+            fence = not fence
+            continue
+        if line.startswith("#"):
+            section = line
+        if fence or section.startswith("## Prediction"):
+            continue
+        for match in FIGURE.finditer(line):
+            rest = line[match.end():].lstrip()
+            if match.group(2) == "x" and rest[:1].isdigit():
+                continue  # a product, "3 x 2^19"
+            found.append((number, match.group(0), line.strip()))
+    return found
+
+
+failures = 0
+paths = [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md")))
+for path in paths:
+    for number, figure, line in typed_figures(path):
+        allowed = figure in ALLOWED
+        failures += not allowed
+        print(("ok   " if allowed else "FAIL ") + f"{os.path.relpath(path, root)}:{number}: "
+              f"{figure!r}" + (f" ({ALLOWED[figure]})" if allowed else f" typed by hand: {line}"))
+print(f"{failures} typed figure(s) outside the generated values")
+sys.exit(1 if failures else 0)
