@@ -3,33 +3,13 @@
 // key, every launch checked and counted. The gpu suite runs the exercises' checks against them
 // (gpu_exercise_answers): a right answer must pass every assertion, the launch counts included.
 // Built with v0_naive's bitonic_index.h on the include path.
-#include <algorithm>
 #include <cstdint>
 
 #include "bitonic_index.h"
-#include "cuda_check.h"
+#include "launch_loop.h"
 #include "stage.h"
 
 namespace {
-
-constexpr unsigned kThreadsPerBlock = 256;
-
-// Blocks of kThreadsPerBlock threads that cover n keys (the last one may stick out).
-unsigned blocks_for(unsigned n) {
-  return (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
-}
-
-// Launches launch(size, stride) for every step of the network for n keys, in the network's order
-// (sizes up to the power of two that holds n), each launch checked and counted.
-template <typename Launch>
-void for_each_step(unsigned n, Launch launch) {
-  for (unsigned size = 2; size / 2 < n; size *= 2) {
-    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
-      launch(size, stride);
-      CHECK_LAUNCH();
-    }
-  }
-}
 
 // Exercise 1. The network in its other form: the first step of each merge compares key i with
 // its mirror image in its block of `size`, i ^ (size - 1); the later steps compare i with
@@ -101,20 +81,19 @@ __global__ void floats_step(float *keys, unsigned size, unsigned stride, bool as
 // Any n: q(q + 1) / 2 launches for q = ceil(log2 n), as for n padded to 2^q.
 void bitonic_sort(int *keys, unsigned n, bool ascending) {
   for_each_step(n, [&](unsigned size, unsigned stride) {
-    mirror_step<<<blocks_for(n), kThreadsPerBlock>>>(keys, n, size, stride, ascending);
+    mirror_step<<<blocks_for(n), kAnswerThreadsPerBlock>>>(keys, n, size, stride, ascending);
   });
 }
 
 // n a power of two, as for the stage's bitonic_sort.
 void bitonic_sort_pairs(int *keys, int *values, unsigned n, bool ascending) {
   for_each_step(n, [&](unsigned size, unsigned stride) {
-    pairs_step<<<blocks_for(n), std::min(n, kThreadsPerBlock)>>>(keys, values, size, stride,
-                                                                 ascending);
+    pairs_step<<<blocks_for(n), threads_for(n)>>>(keys, values, size, stride, ascending);
   });
 }
 
 void bitonic_sort_floats(float *keys, unsigned n, bool ascending) {
   for_each_step(n, [&](unsigned size, unsigned stride) {
-    floats_step<<<blocks_for(n), std::min(n, kThreadsPerBlock)>>>(keys, size, stride, ascending);
+    floats_step<<<blocks_for(n), threads_for(n)>>>(keys, size, stride, ascending);
   });
 }

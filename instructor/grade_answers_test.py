@@ -38,7 +38,7 @@ if not in_place:
     skip_without_gpu(gpu_present)
 STAGES = {"graded_right": ("answers.cu", True), "graded_host": ("host_answers.cu", False),
           "graded_wrong": ("wrong_answers.cu", False)}
-CHECKS = "['exercise_unpadded_test.cpp', 'exercise_pairs_test.cu', 'exercise_floats_test.cu']"
+CHECKS = ["exercise_unpadded_test.cpp", "exercise_pairs_test.cu", "exercise_floats_test.cu"]
 
 
 def run(command, folder, timeout=3600):
@@ -51,20 +51,14 @@ def add_stages(tree):
     for stage, (answers, _) in STAGES.items():
         if f"\n{stage} " in listed:
             continue
-        folder = os.path.join(tree, stage)
-        shutil.rmtree(folder, ignore_errors=True)
-        shutil.copytree(os.path.join(tree, "v0_naive"), folder)
+        folder = course.add_stage(tree, stage, "v0_naive", CHECKS,
+                                  f"the instructor's {answers}, graded")
         shutil.copy(os.path.join(tree, "instructor", answers),
                     os.path.join(folder, "bitonic_sort.cu"))
-        # What the host-side answers include beside the stage's own headers.
-        for header in ("instructor/host_copy.h", "tests/float_order.h"):
+        # What the answers include beside the stage's own headers.
+        for header in ("instructor/launch_loop.h", "instructor/host_copy.h",
+                       "tests/float_order.h"):
             shutil.copy(os.path.join(tree, header), folder)
-        build_file = os.path.join(folder, "meson.build")
-        text = open(build_file).read()
-        text = re.sub(r"stage_gpu_tests = \[[^\]]*\]", f"stage_gpu_tests = {CHECKS}", text)
-        open(build_file, "w").write(text)
-        with open(os.path.join(tree, "stages.txt"), "a") as file:
-            file.write(f"{stage} | - | the instructor's {answers}, graded\n")
 
 
 def grade_all(tree, build):

@@ -3,32 +3,13 @@
 // them: a check that accepts these would be a check that cannot fail. They launch as many
 // kernels as a right answer, so that the one assertion meant for the mistake is the one that
 // fails (instructor/checks_reject.py names it). Built with v0_naive's bitonic_index.h.
-#include <algorithm>
 #include <cmath>
 
 #include "bitonic_index.h"
-#include "cuda_check.h"
+#include "launch_loop.h"
 #include "stage.h"
 
 namespace {
-
-constexpr unsigned kThreadsPerBlock = 256;
-
-unsigned blocks_for(unsigned n) {
-  return (n + kThreadsPerBlock - 1) / kThreadsPerBlock;
-}
-
-// Launches launch(size, stride) for every step of the network for n keys, in the network's order
-// (sizes up to the power of two that holds n), each launch checked and counted.
-template <typename Launch>
-void for_each_step(unsigned n, Launch launch) {
-  for (unsigned size = 2; size / 2 < n; size *= 2) {
-    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
-      launch(size, stride);
-      CHECK_LAUNCH();
-    }
-  }
-}
 
 // Exercise 1, wrong: chapter 1's network, skipping every pair whose partner lies at or past n.
 // Its descending blocks would have moved the missing keys (+infinity) to the front; skipping
@@ -94,18 +75,18 @@ __global__ void numeric_step(float *keys, unsigned size, unsigned stride, bool a
 
 void bitonic_sort(int *keys, unsigned n, bool ascending) {
   for_each_step(n, [&](unsigned size, unsigned stride) {
-    skipping_step<<<blocks_for(n), kThreadsPerBlock>>>(keys, n, size, stride, ascending);
+    skipping_step<<<blocks_for(n), kAnswerThreadsPerBlock>>>(keys, n, size, stride, ascending);
   });
 }
 
 void bitonic_sort_pairs(int *keys, int *, unsigned n, bool ascending) {
   for_each_step(n, [&](unsigned size, unsigned stride) {
-    keys_only_step<<<blocks_for(n), std::min(n, kThreadsPerBlock)>>>(keys, size, stride, ascending);
+    keys_only_step<<<blocks_for(n), threads_for(n)>>>(keys, size, stride, ascending);
   });
 }
 
 void bitonic_sort_floats(float *keys, unsigned n, bool ascending) {
   for_each_step(n, [&](unsigned size, unsigned stride) {
-    numeric_step<<<blocks_for(n), std::min(n, kThreadsPerBlock)>>>(keys, size, stride, ascending);
+    numeric_step<<<blocks_for(n), threads_for(n)>>>(keys, size, stride, ascending);
   });
 }

@@ -43,16 +43,10 @@ with tempfile.TemporaryDirectory() as temporary:
     targets = []
     for number, start, stub, check in starters:
         stage = f"exercise{number}_start"
-        folder = os.path.join(tree, stage)
-        shutil.copytree(os.path.join(tree, start), folder)
+        folder = course.add_stage(tree, stage, start, ["gpu_sort_test.cpp", check],
+                                  f"exercise {number}'s stub")
         with open(os.path.join(folder, "bitonic_sort.cu"), "a") as file:
             file.write("\n" + stub)
-        build_file = os.path.join(folder, "meson.build")
-        text = open(build_file).read()
-        text = re.sub(r"(stage_gpu_tests = \[[^\]]*)\]", rf"\1, '{check}']", text)
-        open(build_file, "w").write(text)
-        with open(os.path.join(tree, "stages.txt"), "a") as file:
-            file.write(f"{stage} | - | exercise {number}'s stub\n")
         targets += [stage, f"test_gpu_{stage}"]
         print(f"exercise {number}: {start} + stub + {check}", flush=True)
     setup = subprocess.run(["meson", "setup", "build"], cwd=tree, capture_output=True, text=True)

@@ -39,8 +39,8 @@ def kept_lines(old, new):
     return sum(block.size for block in matcher.get_matching_blocks())
 
 
-def is_edit(name, old, new, added):
-    """Whether a named change of definition `name` (old text -> new text) is an edit: it keeps
+def is_edit(old, new, added):
+    """Whether a named change of a definition (old text -> new text) is an edit: it keeps
     half of the old lines, or the definition is short, or its old text lives on in one of the
     definitions the stage adds ({name: text})."""
     lines = len(old.splitlines())
@@ -86,7 +86,7 @@ def check_pair(previous, stage, failures):
             where = f"{stage}/{name}: {definition} differs from {previous}'s"
             if not re.search(rf"\b{definition}\b", changes):
                 failures.append(f"{where}, and the header's 'What changes' does not name it")
-            elif not is_edit(definition, old, new, added):
+            elif not is_edit(old, new, added):
                 failures.append(f"{where} in more than half of its lines: a rewrite, not an "
                                 "edit (declare its section replaced whole, or make it two "
                                 "stages)")

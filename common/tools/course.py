@@ -294,3 +294,22 @@ def copy_course(destination):
     carried dependencies: what the proof tests work on."""
     shutil.copytree(ROOT, destination, symlinks=True, ignore=shutil.ignore_patterns(
         "build*", ".git", "__pycache__", ".deps"))
+
+
+def add_stage(tree, stage, start, gpu_tests, idea):
+    """Adds a stage to the tree `tree` as chapter 12 says a student does: a copy of the stage
+    `start`, whose meson.build lists the files `gpu_tests` as its gpu tests, and a line in
+    stages.txt (without a chapter). Returns the new stage's folder, for the caller to edit."""
+    folder = os.path.join(tree, stage)
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(os.path.join(tree, start), folder)
+    build_file = os.path.join(folder, "meson.build")
+    listed = ", ".join(f"'{name}'" for name in gpu_tests)
+    with open(build_file) as file:
+        text = re.sub(r"stage_gpu_tests = \[[^\]]*\]", f"stage_gpu_tests = [{listed}]",
+                      file.read())
+    with open(build_file, "w") as file:
+        file.write(text)
+    with open(os.path.join(tree, "stages.txt"), "a") as file:
+        file.write(f"{stage} | - | {idea}\n")
+    return folder

@@ -23,7 +23,7 @@ does not make.
                  prints the programs' paths, for measure_banks.py --extra; records nothing
 
 A variant of a stage is built from a copy of the stage's folder in which one constant of
-bitonic_index.h is changed, compiled with nvcc against the build's common libraries, so that it
+bitonic_index.h is changed (or, for the tile without padding, one line of it), compiled with nvcc against the build's common libraries, so that it
 is the stage's own code but for that constant. Each experiment writes OUT/EXPERIMENT.csv: the
 programs' own CSV records (common/report.cpp) with the experiment, the variant, the NVIDIA
 driver and the date; docs/generate.py makes the chapters' tables from them.
