@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""proof suite (needs a GPU): common/tools/grade.py passes a right answer to exercises 1 to 3
-and fails, for each exercise, an answer that sorts on the host and a wrong one.
+"""proof suite (needs a GPU): common/tools/grade.py passes a right answer to exercises 1, 2, 3
+and 5 and fails, for each exercise, an answer that sorts on the host and a wrong one.
 
 Usage: grade_answers_test.py SOURCE_ROOT GPU_PRESENT_PROGRAM [--in-place BUILD_FOLDER]
        (with --in-place, GPU_PRESENT_PROGRAM is not used: the build's own is asked; with
@@ -11,7 +11,10 @@ for a disposable checkout on a GPU machine) it adds three stages as a student wo
 bitonic_sort.cu is one of the instructor's answer sets (answers.cu, host_answers.cu,
 wrong_answers.cu) and whose gpu tests are the three exercises' checks; builds; and grades each
 stage on exercises 1, 2 and 3. The right answers must pass every check of every exercise; the
-host-side and the wrong answers must fail every exercise, each on that exercise's own check. Reports SKIP (77) at once where there
+host-side and the wrong answers must fail every exercise, each on that exercise's own check.
+For exercise 5 it adds two copies of v6_multistep: one whose multistep stores only the keys that
+changed (the answer, made by the edit WRITES_ANSWER below), which must pass, and one left as v6
+is, which must fail on the exercise's timed check. Reports SKIP (77) at once where there
 is no usable GPU, since grading refuses to run there.
 """
 import os
@@ -39,6 +42,28 @@ if not in_place:
 STAGES = {"graded_right": ("answers.cu", True), "graded_host": ("host_answers.cu", False),
           "graded_wrong": ("wrong_answers.cu", False)}
 CHECKS = ["exercise_unpadded_test.cpp", "exercise_pairs_test.cu", "exercise_floats_test.cu"]
+# Exercise 5: stage -> whether it is the answer (v6_multistep edited by WRITES_ANSWER, which must
+# pass) or v6_multistep as it is (which must fail).
+WRITES_STAGES = {"graded_writes": True, "graded_writes_all": False}
+# The answer to exercise 5: multistep keeps the keys it loaded and stores a key only where it
+# changed.
+WRITES_ANSWER = [
+    ("""    key[m] = keys[first + m * lowest];
+  }
+""", """    key[m] = keys[first + m * lowest];
+  }
+  int loaded[kKeys];
+#pragma unroll
+  for (unsigned m = 0; m < kKeys; ++m) {
+    loaded[m] = key[m];
+  }
+"""),
+    ("""    keys[first + m * lowest] = key[m];
+""", """    if (key[m] != loaded[m]) {
+      keys[first + m * lowest] = key[m];
+    }
+"""),
+]
 
 
 def run(command, folder, timeout=3600):
@@ -59,6 +84,20 @@ def add_stages(tree):
         for header in ("instructor/launch_loop.h", "instructor/host_copy.h",
                        "tests/float_order.h"):
             shutil.copy(os.path.join(tree, header), folder)
+    for stage, edited in WRITES_STAGES.items():
+        if f"\n{stage} " in listed:
+            continue
+        folder = course.add_stage(tree, stage, "v6_multistep", ["gpu_sort_test.cpp"],
+                                  "exercise 5, graded")
+        if edited:
+            source = os.path.join(folder, "bitonic_sort.cu")
+            text = open(source).read()
+            for old, new in WRITES_ANSWER:
+                if text.count(old) != 1:
+                    sys.exit(f"v6_multistep/bitonic_sort.cu no longer holds {old!r} once")
+                text = text.replace(old, new)
+            with open(source, "w") as file:
+                file.write(text)
 
 
 def grade_all(tree, build):
@@ -92,6 +131,18 @@ def grade_all(tree, build):
             elif not right and (failed == "0" or not caught):
                 failures.append(f"{stage}: exercise {exercise}'s own check passed an answer it "
                                 "must fail")
+    for stage, right in WRITES_STAGES.items():
+        result = run([sys.executable, "common/tools/grade.py", "--build", build, stage, "5"],
+                     tree)
+        print(result.stdout, result.stderr, flush=True)
+        failed = re.search(r"GRADE stage=\S+ exercise=5 passed=\d+ failed=(\d+)", result.stdout)
+        timed_failed = re.search(r"^  FAIL  exercise 5: ", result.stdout, re.M)
+        if failed is None:
+            failures.append(f"{stage}: no grade for exercise 5")
+        elif right and failed.group(1) != "0":
+            failures.append(f"{stage}: the right answer failed exercise 5")
+        elif not right and not timed_failed:
+            failures.append(f"{stage}: exercise 5's timed check passed v6 unchanged")
     for failure in failures:
         print("FAIL", failure)
     print(f"{len(failures)} failure(s)")

@@ -10,7 +10,9 @@ Every exercise of docs/12_exercises.md is graded on the stage's own suites: its 
 three compute-sanitizer tools (sanitize_*_STAGE). An exercise adds what its section names:
 exercises 1 to 3 require the exercise's check among the stage's gpu tests (and exercise 1 runs
 that check's small lengths under memcheck too, since the program itself always pads), exercise
-4 the multistep index tests, exercise 8 the tests of many arrays at once. What only a person
+4 the multistep index tests, exercise 5 a timed race with v6_multistep on keys that never move
+(all equal, 2^26: the stage must take at most 0.9 of v6's time; three runs of each, taking
+turns, medians), exercise 8 the tests of many arrays at once. What only a person
 can judge (a report, a prediction) is printed as such, not counted.
 
 A check that is skipped counts as failed: grading needs a GPU and compute-sanitizer, and on a
@@ -23,6 +25,7 @@ and exits 0 when every check of every exercise passed, 1 when one failed, 2 on a
 line.
 """
 import argparse
+import glob
 import json
 import os
 import re
@@ -53,7 +56,9 @@ EXERCISES = {
                   ("index", "the multistep passes compare every pair of every global step "
                             "exactly once, up to 2^16", "index_multistep_test.cpp")],
         "by_hand": "the time over floor against v5's and v6's, from the tour"},
-    5: {"by_hand": "the prediction, and the profile's dram_write_bytes against v6's"},
+    5: {"timed": {"against": "v6_multistep", "arguments": ["--log2", "26", "--dist", "equal"],
+                  "at_most": 0.9},
+        "by_hand": "the prediction, and the profile's dram_write_bytes against v6's"},
     6: {"by_hand": "the report: a prediction before each measurement, the metrics by name and "
                    "value, the explanation"},
     7: {"by_hand": "the student's own cpu test of the stride-32 pair, and the in-block times"},
@@ -79,24 +84,34 @@ def test_cases(program):
     return {line.strip() for line in result.stdout.splitlines()}
 
 
+def test_name(logged):
+    """A test's own name from the name a Meson JSON test log gives it: "project:suite / name"
+    (Meson 1.0) or "project:name" (newer Meson)."""
+    return logged.split(" / ")[-1].split(":")[-1]
+
+
 def read_test_log(path):
-    """{test name: result} from a Meson JSON test log, which names a test
-    "project:suite / name"."""
+    """{test name: result} from a Meson JSON test log."""
     results = {}
     if os.path.exists(path):
         for line in open(path):
             record = json.loads(line)
-            results[record["name"].split(" / ")[-1]] = record["result"]
+            results[test_name(record["name"])] = record["result"]
     return results
 
 
 def run_tests(build, names):
     """{test name: result} from one `meson test` run of the named tests. The build is compiled
-    already; the run keeps a log of its own (meson-logs/grade.json), so the build's own test
-    log is left as it was."""
+    already; the run keeps a log of its own (meson-logs/grade.json, or grade-quick.json where
+    Meson names it after the default test setup), so the build's own test log is left as it
+    was."""
+    logs = os.path.join(build, "meson-logs")
+    for old in glob.glob(os.path.join(logs, "grade*.json")):
+        os.remove(old)
     subprocess.run(["meson", "test", "-C", build, "--no-rebuild", "--logbase", "grade",
                     "--print-errorlogs"] + names, capture_output=True, text=True, timeout=7200)
-    return read_test_log(os.path.join(build, "meson-logs", "grade.json"))
+    found = glob.glob(os.path.join(logs, "grade*.json"))
+    return read_test_log(found[0]) if len(found) == 1 else {}
 
 
 def main():
@@ -179,7 +194,29 @@ def exercise_checks(tests, stage, gpu_present, exercise, spec):
         outcome.append((checked.returncode == 0,
                         f"exercise {exercise}: memcheck of '{spec['sanitize']}': exit "
                         f"{checked.returncode}"))
+    if "timed" in spec:
+        outcome.append(timed_check(os.path.dirname(tests), stage, exercise, spec["timed"]))
     return outcome
+
+
+def timed_check(build, stage, exercise, spec):
+    """(passed, line): the stage against another on the same keys, three runs each taking turns;
+    the median of each program's run medians."""
+    times = {stage: [], spec["against"]: []}
+    for _ in range(3):
+        for program in times:
+            command = course.program_command(build, program) + spec["arguments"] + ["--reps", "5"]
+            code, record, errors = course.run_record(command)
+            if code != 0 or record is None:
+                return (False, f"exercise {exercise}: {' '.join(command)} failed with exit code "
+                               f"{code}: {errors.strip()[-300:]}")
+            times[program].append(float(record["sort_ms"]))
+    ours, theirs = (sorted(times[name])[1] for name in times)
+    ratio = ours / theirs
+    return (ratio <= spec["at_most"],
+            f"exercise {exercise}: {' '.join(spec['arguments'])}: {ours:.3f} ms against "
+            f"{spec['against']}'s {theirs:.3f} ms, {ratio:.2f} of its time (at most "
+            f"{spec['at_most']})")
 
 
 if __name__ == "__main__":
