@@ -198,6 +198,10 @@ def generated_blocks(tour, profile, network_dump):
         "registers-multistep": lambda: tables.registers_table("v6_multistep"),
         "segments": tables.segments_table,
         "v8-mapping": tables.mapping_table,
+        "barriers": tables.barriers_table,
+        "copy-sizes": tables.copy_table,
+        "small-arrays": tables.small_arrays_table,
+        "library-kernels": tables.library_kernels_table,
     }
     for stage in stages:
         blocks[f"profile-{stage}"] = lambda s=stage: tables.profile_table(profile, [s])
@@ -214,8 +218,21 @@ def inline_value(name, tour, profile):
         return f"{tour.copies[0]:.0f} GB/s" if tour.copies else tables.NOT_MEASURED
     if kind == "crossover":
         return tables.crossover_size(tour, args[0], args[1])
-    if kind == "libraries-crossover":
-        return tables.libraries_crossover_size(tour, args[0])
+    if kind == "barrier":
+        # v:barrier:METHOD:Q:us (microseconds per step) or :ms (the sort).
+        return tables.barrier_value(args[0], int(args[1]), args[2])
+    if kind == "copy-at":
+        # v:copy-at:Q:gbs or :ms, the copy baseline at 2^Q.
+        return tables.copy_value(int(args[0]), args[1])
+    if kind == "small-arrays-faster":
+        return tables.small_arrays_faster()
+    if kind == "library-kernels":
+        return tables.library_kernels(args[0], int(args[1]))
+    if kind == "occupancy-fact":
+        # v:occupancy-fact:STAGE:VARIANT:Q:KERNEL:COLUMN[:STEPS] of h100_occupancy.csv
+        # (multistep<STEPS>).
+        kernel = args[3] + (f"<{args[5]}>" if len(args) > 5 else "")
+        return tables.occupancy_value(args[0], args[1], int(args[2]), kernel, args[4])
     if kind == "cpu-crossover":
         return tables.cpu_crossover_size(tour)
     if kind == "segments-crossover":
@@ -235,15 +252,17 @@ def inline_value(name, tour, profile):
     if kind == "kernel-share":
         stage, q, kernel = args[0], int(args[1]), args[2]
         return f"{100 * profile.kernels(stage, q)[kernel][1]:.0f}%"
-    if kind in ("dram", "occupancy", "sm"):
+    if kind in ("dram", "occupancy", "sm", "l2-hit", "dram-read"):
         # The kernel's first profiled launch, or the one of stride args[3].
         stage, q, kernel = args[0], int(args[1]), args[2]
         rows = profile.metric_rows(stage, q, kernel)
         if len(args) > 3:
             rows = [row for row in rows if row["stride"] == args[3]]
         row = rows[0]
+        if kind == "dram-read":
+            return f"{float(row['dram_read_bytes']):,.0f} bytes"
         column = {"dram": "dram_pct_of_peak", "occupancy": "achieved_occupancy_pct",
-                  "sm": "sm_pct_of_peak"}[kind]
+                  "sm": "sm_pct_of_peak", "l2-hit": "l2_hit_pct"}[kind]
         return f"{float(row[column]):.0f}%"
     if kind == "dram-range":
         # The lowest and highest DRAM share of peak over the kernel's profiled launches.

@@ -225,19 +225,6 @@ def crossover_size(tour, stage, program):
     return f"2^{best}" if best is not None else "no size"
 
 
-def libraries_crossover_size(tour, stage):
-    """The largest n up to which `stage` is faster than every GPU library call at every
-    measured size."""
-    best = None
-    for q in tour.sizes():
-        mine = tour.time(stage, q)
-        theirs = [tour.time(program, q) for program in course.DEVICE_BASELINES]
-        if mine is None or any(time is None or mine >= time for time in theirs):
-            break
-        best = q
-    return f"2^{best}" if best is not None else "no size"
-
-
 def cpu_crossover_size(tour):
     """The smallest n from which every stage is faster than std::sort at every larger size
     where std::sort ran."""
@@ -695,11 +682,11 @@ def repeat_table():
 # Run-to-run spread at small sizes (experiments.py spread)
 
 
-def spread_runs():
-    """(stage, log2 n) -> the sort times of the separate runs of the spread experiment, each
-    the median of its own timed repetitions."""
+def spread_runs(name="h100_spread.csv"):
+    """(program, log2 n) -> the sort times of the separate runs of the spread experiment (or of
+    another recorded in turns the same way), each the median of its own timed repetitions."""
     runs = {}
-    for row in load_csv("h100_spread.csv"):
+    for row in load_csv(name):
         runs.setdefault((row["program"], log2(row["n"])), []).append(float(row["sort_ms"]))
     return runs
 
@@ -897,3 +884,177 @@ def tally(tour, predictions):
     return (table(["stage", "predicted (stage header)", "as a speedup at 2^29",
                    "measured at 2^29", "verdict"], rows, ["l", "l", "r", "r", "l"]) + "\n" +
             summary + " " + tour.source() + "\n")
+
+
+# ---------------------------------------------------------------------------------------------
+# Barriers between steps, the copy at each size, the libraries' launches, occupancy (chapters 2,
+# 10 and 11)
+
+
+BARRIER_METHODS = [("launches", "one launch per step"), ("graph", "CUDA Graph of the launches"),
+                   ("grid_sync", "one cooperative launch, grid.sync()")]
+
+
+def barrier_rows():
+    """{(method, log2 n): row} of the barriers experiment."""
+    return {(row["method"], log2(row["n"])): row for row in load_csv("h100_barriers.csv")}
+
+
+def barriers_table():
+    rows = load_csv("h100_barriers.csv")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    found = barrier_rows()
+    sizes = sorted({q for _, q in found})
+    body = []
+    for q in sizes:
+        cells = [f"2^{q}", found[("launches", q)]["steps"]]
+        for method, _ in BARRIER_METHODS:
+            row = found[(method, q)]
+            cells.append(f"{ms(float(row['sort_ms']))} ({float(row['us_per_step']):.1f})")
+        body.append(cells)
+    header = ["n", "steps"] + [f"{label}: ms (us per step)" for _, label in BARRIER_METHODS]
+    return (table(header, body) + "\n" + recorded(rows, "common/tools/experiments.py barriers") +
+            "; data: `docs/results/h100_barriers.csv`. v0_naive's sort, its own kernel for the "
+            "launches and the graph; median of the timed sorts after one warm-up (for the "
+            "graph, the capture), every sort checked against std::sort.\n")
+
+
+def barrier_value(method, q, column):
+    row = barrier_rows().get((method, q))
+    if row is None:
+        return NOT_MEASURED
+    if column == "us":
+        return f"{float(row['us_per_step']):.1f} us"
+    return f"{ms(float(row['sort_ms']))} ms"
+
+
+def copy_rows():
+    return {log2(row["n"]): row for row in load_csv("h100_copy.csv")}
+
+
+def copy_table():
+    rows = load_csv("h100_copy.csv")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    found = copy_rows()
+    sizes = sorted(found)
+    largest = float(found[sizes[-1]]["effective_gb_s"])
+    body = []
+    for q in sizes:
+        row = found[q]
+        kib = 4 * int(row["n"]) // 2**10
+        size = f"{kib} KiB" if kib < 1024 else f"{kib // 1024} MiB"
+        speed = float(row["effective_gb_s"])
+        body.append([f"2^{q}", size, ms(float(row["sort_ms"])), f"{speed:.0f}",
+                     f"{largest / speed:.2f}"])
+    header = ["n", "array", "copy ms", "GB/s", f"time over 2^{sizes[-1]}'s bandwidth"]
+    return (table(header, body) + "\n" + recorded(rows, "common/tools/experiments.py copy") +
+            "; data: `docs/results/h100_copy.csv`. One device-to-device copy of the keys "
+            "(`baselines --algo copy`), median of the timed copies after one warm-up; GB/s "
+            "counts the bytes read and written.\n")
+
+
+def copy_value(q, column):
+    row = copy_rows().get(q)
+    if row is None:
+        return NOT_MEASURED
+    if column == "gbs":
+        return f"{float(row['effective_gb_s']):.0f} GB/s"
+    return f"{ms(float(row['sort_ms']))} ms"
+
+
+SMALL_ARRAYS_RIVALS = ["cub_merge", "cub_radix", "thrust"]
+
+
+def small_arrays_verdicts():
+    """log2 n -> (the library with the fastest median run, the stage's speedup over it, the
+    verdict by the spread rule against every library: "faster" where every run of the stage
+    beat every run of every library)."""
+    runs = spread_runs("h100_small_arrays.csv")
+    verdicts = {}
+    for q in sorted({size for _, size in runs}):
+        against = {rival: against_previous(runs, FASTEST_STAGE, rival, q)
+                   for rival in SMALL_ARRAYS_RIVALS}
+        fastest = min(SMALL_ARRAYS_RIVALS, key=lambda rival: statistics.median(runs[(rival, q)]))
+        verdict = ("faster" if all(v[1] == "faster" for v in against.values()) else
+                   against[fastest][1])
+        verdicts[q] = (fastest, against[fastest][0], verdict)
+    return verdicts
+
+
+def small_arrays_table():
+    rows = load_csv("h100_small_arrays.csv")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    runs = spread_runs("h100_small_arrays.csv")
+    body = []
+    for q, (fastest, speedup, verdict) in small_arrays_verdicts().items():
+        cells = [f"2^{q}"]
+        for program in [FASTEST_STAGE] + SMALL_ARRAYS_RIVALS:
+            values = runs[(program, q)]
+            cells.append(f"{ms(min(values))} .. {ms(max(values))}")
+        cells.append(f"{fastest}: {speedup:.2f}x, {verdict}")
+        body.append(cells)
+    header = (["n"] + [f"{program} ms" for program in [FASTEST_STAGE] + SMALL_ARRAYS_RIVALS] +
+              ["v7 against the fastest library"])
+    runs_each = len({row["variant"] for row in rows})
+    return (table(header, body) + "\n" +
+            recorded(rows, "common/tools/experiments.py small_arrays") +
+            f"; data: `docs/results/h100_small_arrays.csv`. Each program ran {runs_each} times, "
+            f"taking turns, each a separate process reporting the median of {rows[0]['reps']} "
+            "timed sorts after one warm-up; the columns give the fastest and the slowest run. "
+            "The last column: how many times faster v7's median run is than the fastest "
+            "library's, and *faster* where every run of v7 beat every run of every library, "
+            "*slower* where every run of that library beat every run of v7, else *overlap*.\n")
+
+
+def small_arrays_faster():
+    """The largest 2^q up to which v7 beat every library in every run, from the smallest size
+    measured."""
+    largest = None
+    for q, (_, _, verdict) in small_arrays_verdicts().items():
+        if verdict != "faster":
+            break
+        largest = q
+    return f"2^{largest}" if largest is not None else NOT_MEASURED
+
+
+def library_kernels_table():
+    rows = load_csv("h100_library_kernels.csv")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    sizes = sorted({log2(row["n"]) for row in rows})
+    found = {(row["program"], log2(row["n"])): row for row in rows}
+    body = []
+    for program in dict.fromkeys(row["program"] for row in rows):
+        cells = [program]
+        for q in sizes:
+            row = found[(program, q)]
+            cells.append(f"{row['kernels_per_sort']} ({row['distinct_kernels']})")
+        body.append(cells)
+    return (table(["library call"] + [f"2^{q}" for q in sizes], body) + "\n" +
+            recorded(rows, "common/tools/ncu_facts.py libraries") +
+            "; data: `docs/results/h100_library_kernels.csv`. Kernels launched by one call, and "
+            "in brackets how many different kernels: Nsight Compute listed every kernel of a "
+            "run with one timed sort and of a run with two, and the difference is one call's.\n")
+
+
+def library_kernels(program, q):
+    for row in load_csv("h100_library_kernels.csv"):
+        if row["program"] == program and log2(row["n"]) == q:
+            return row["kernels_per_sort"]
+    return NOT_MEASURED
+
+
+def occupancy_value(stage, variant, q, instance, column):
+    """One column of h100_occupancy.csv: the kernel whose instance name ends with `instance`
+    (block_sort, multistep<6>), of that stage and variant at 2^q."""
+    for row in load_csv("h100_occupancy.csv"):
+        if (row["stage"] == stage and row["variant"] == variant and log2(row["n"]) == q and
+                row["instance"].endswith("::" + instance)):
+            value = float(row[column])
+            if column == "theoretical_occupancy_pct":
+                return f"{value:g}%"
+            return f"{value:.0f}%" if column.endswith("_pct") else f"{value:g}"
+    return NOT_MEASURED

@@ -10,9 +10,9 @@
 // What changes from v1_fused, and why
 //   v1's block_sort and block_merge read and write global memory at every one of their steps:
 //   55 steps for the sizes up to 1024 in block_sort, 10 in each block_merge. Every step's loads
-//   go through the cache hierarchy with hundreds of cycles of latency, and every __syncthreads()
-//   waits for the slowest of them. Shared memory is the block's own on-chip scratchpad, a few
-//   tens of cycles away. Now block_sort and block_merge copy their tile into shared memory
+//   and stores go through the L1 cache to L2 and device memory, and every __syncthreads() waits
+//   for the slowest of them. Shared memory is the block's own on-chip scratchpad, next to the
+//   multiprocessor's pipelines. Now block_sort and block_merge copy their tile into shared memory
 //   once (load_tile), run all of its steps there, and copy it back once (store_tile).
 //   merge_in_block does not change at all: it is handed a pointer to shared memory instead of
 //   global memory. The copies are written for kKeysPerThread keys per thread, placed by
@@ -153,8 +153,8 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
   CHECK_LAUNCH();
   for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
     // Strides of a tile or more pair keys of different tiles. A block cannot wait for the
-    // others inside an ordinary launch (a grid-wide barrier needs a cooperative launch, whose
-    // blocks must all be resident at once: far fewer than n / kTileSize), so these keep one
+    // others inside an ordinary launch (only a cooperative launch can, at grid.sync(); chapter 2
+    // measures it against a launch and finds the same cost at large n), so these keep one
     // launch per step, as in v0.
     for (unsigned stride = size / 2; stride >= tile_size; stride /= 2) {
       // The next launch starts only after this one has finished writing: the barrier between

@@ -179,8 +179,8 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
   CHECK_LAUNCH();
   for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
     // Strides of a tile or more pair keys of different tiles. A block cannot wait for the
-    // others inside an ordinary launch (a grid-wide barrier needs a cooperative launch, whose
-    // blocks must all be resident at once: far fewer than n / kTileSize), so these keep one
+    // others inside an ordinary launch (only a cooperative launch can, at grid.sync(); chapter 2
+    // measures it against a launch and finds the same cost at large n), so these keep one
     // launch per step, as in v0.
     for (unsigned stride = size / 2; stride >= tile_size; stride /= 2) {
       // The next launch starts only after this one has finished writing: the barrier between

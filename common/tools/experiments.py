@@ -21,6 +21,13 @@ does not make.
   distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 11)
   unpadded       builds v7_register_tile and v8_batched without the padding of their tile and
                  prints the programs' paths, for measure_banks.py --extra; records nothing
+  barriers       v0_naive's sort with one launch per step, the same launches as a CUDA Graph,
+                 and one cooperative launch with grid.sync() between steps (common/tools/
+                 barriers.cu), at 2^10 .. 2^24 (chapter 2)
+  copy           the copy baseline at every size from 2^10 to 2^29: the bandwidth a pass can
+                 reach while the array fits in the L2 cache and after (chapter 11)
+  small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
+                 each, taking turns: which is faster beyond the spread of the runs (chapter 11)
 
 A variant of a stage is built from a copy of the stage's folder in which one constant of
 bitonic_index.h is changed (or, for the tile without padding, one line of it), compiled with nvcc against the build's common libraries, so that it
@@ -29,6 +36,7 @@ programs' own CSV records (common/report.cpp) with the experiment, the variant, 
 driver and the date; docs/generate.py makes the chapters' tables from them.
 """
 import argparse
+import csv
 import glob
 import os
 import re
@@ -221,10 +229,43 @@ def distributions(runner):
     return records
 
 
+def barriers(runner):
+    """The barriers program prints one row per method; each becomes a record."""
+    program = os.path.join(runner.build, "common", "tools", "barriers")
+    records = []
+    for q in range(10, 25, 2):
+        command = [program, "--log2", str(q), "--reps", str(course.repetitions(q)), "--csv"]
+        result = subprocess.run(command, capture_output=True, text=True)
+        rows = list(csv.DictReader(result.stdout.strip().splitlines()))
+        if result.returncode != 0 or len(rows) != 3:
+            sys.exit(f"{' '.join(command)} failed with exit code {result.returncode}:\n"
+                     f"{result.stderr}")
+        for row in rows:
+            print(f"barriers|{row['method']}|{row['n']}|{row['sort_ms']}|{row['validation']}",
+                  file=sys.stderr, flush=True)
+            records.append({"experiment": "barriers", **row, "nvidia_driver": runner.driver,
+                            "date": runner.date})
+    return records
+
+
+def copy(runner):
+    return sweep(runner, "copy", {"copy": course.program_command(runner.build, "copy")},
+                 sizes=range(10, 30))
+
+
+def small_arrays(runner):
+    programs = ["v7_register_tile"] + course.DEVICE_BASELINES
+    return [runner.record("small_arrays", f"run {repeat + 1}", course.program_command(
+                runner.build, program) + ["--log2", str(q), "--reps", "20"])
+            for q in range(10, 15) for repeat in range(runner.spread_runs)
+            for program in programs]
+
+
 EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v7_padding": v7_padding, "v8_mapping": v8_mapping, "segments": segments,
                "spread": spread, "distributions": distributions,
-               "unpadded": unpadded_programs}
+               "unpadded": unpadded_programs, "barriers": barriers, "copy": copy,
+               "small_arrays": small_arrays}
 
 
 def main():

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Two facts about launches that only Nsight Compute (ncu) can count, for chapters 10 and 11.
+
+    python3 common/tools/ncu_facts.py --build build --out results libraries occupancy
+
+  libraries  how many kernels one call of each library sort launches (cub_radix, cub_merge,
+             thrust) at 2^10, 2^20 and 2^27 keys, and which: ncu lists every kernel of a
+             program run with one timed sort and of one with two, and the difference is one
+             sort's (the warm-up and whatever the program launches besides cancel out).
+             Writes OUT/library_kernels.csv.
+  occupancy  for each kernel of v7_register_tile at 2^20 and 2^27, and of v8_batched's two
+             mappings (8 keys per thread as built, 16 as v7) sorting arrays of 256 keys: its
+             grid, block, registers per thread, waves, theoretical occupancy (what the
+             registers, shared memory and block size allow) and achieved occupancy (the warps
+             that were resident on average), from the second sort's first launch of that
+             kernel. Writes OUT/occupancy.csv.
+
+ncu runs as in profile_kernels.py (--clock-control none, --cache-control none); metric names
+are ncu's own, read from its raw CSV page.
+"""
+import argparse
+import os
+import sys
+
+import course
+import experiments
+import profile_kernels
+
+SIZES = [10, 20, 27]
+OCCUPANCY = {
+    "launch__grid_size": "grid_blocks",
+    "launch__block_size": "block_threads",
+    "launch__registers_per_thread": "registers",
+    "launch__waves_per_multiprocessor": "waves",
+    "sm__maximum_warps_per_active_cycle_pct": "theoretical_occupancy_pct",
+    "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
+}
+
+
+def kernels_of_run(ncu, command):
+    """The kernel names ncu sees in one run of `command`, in launch order."""
+    rows = profile_kernels.ncu_rows(ncu, command, 0, 1 << 30,
+                                    ["--metrics", "gpu__time_duration.sum"])
+    return [row["Kernel Name"] for row in rows]
+
+
+def short_name(name):
+    """A library kernel's name without its template arguments and parameters."""
+    return name.split("<")[0].split("(")[0].strip()
+
+
+def libraries(ncu, build, runner):
+    records = []
+    for program in course.DEVICE_BASELINES:
+        for q in SIZES:
+            command = course.program_command(build, program) + ["--log2", str(q), "--no-validate"]
+            code, record, errors = course.run_record(command + ["--reps", "1"])
+            if code != 0:
+                sys.exit(f"{' '.join(command)} failed: {errors}")
+            one = kernels_of_run(ncu, command + ["--reps", "1"])
+            two = kernels_of_run(ncu, command + ["--reps", "2"])
+            # The second run has one sort more; its last kernels are that sort's.
+            extra = two[len(one):]
+            if len(two) <= len(one) or two[:len(one)] != one:
+                sys.exit(f"{program} at 2^{q}: the runs of one and two sorts do not differ by "
+                         f"one sort's kernels ({len(one)} and {len(two)} kernels)")
+            names = sorted({short_name(name) for name in extra})
+            print(f"{program} 2^{q}: {len(extra)} kernels per sort", file=sys.stderr, flush=True)
+            records.append({"program": program, "n": 1 << q, "kernels_per_sort": len(extra),
+                            "distinct_kernels": len(names), "kernel_names": " ".join(names),
+                            "gpu": record["device"], "cuda_runtime": record["cuda_runtime"],
+                            "nvidia_driver": runner.driver, "date": runner.date})
+    return records
+
+
+def occupancy(ncu, build, runner):
+    v8_keys16 = runner.variant("v8_batched", "v8_keys16", {
+        "kRegisterBits": "4", "kTileSize": "8192", "kTileBits": "13"})
+    cases = [("v7_register_tile", "as built", course.program_command(build, "v7_register_tile"),
+              ["--log2", "20"]),
+             ("v7_register_tile", "as built", course.program_command(build, "v7_register_tile"),
+              ["--log2", "27"]),
+             ("v8_batched", "8 keys per thread", course.program_command(build, "v8_batched"),
+              ["--log2", "27", "--segment", "256"]),
+             ("v8_batched", "16 keys per thread", [v8_keys16],
+              ["--log2", "27", "--segment", "256"])]
+    options = ["--section", "LaunchStats", "--section", "Occupancy", "--metrics",
+               ",".join(OCCUPANCY)]
+    records = []
+    for stage, variant, program, arguments in cases:
+        command = program + arguments + ["--reps", "1", "--no-validate"]
+        code, record, errors = course.run_record(command)
+        if code != 0:
+            sys.exit(f"{' '.join(command)} failed: {errors}")
+        launches = int(record["launches"])
+        rows = profile_kernels.ncu_rows(ncu, command, launches, launches, options)
+        seen = set()
+        for row in rows:
+            name = row["Kernel Name"]
+            if name in seen:
+                continue
+            seen.add(name)
+            entry = {"stage": stage, "variant": variant, "n": record["n"],
+                     "segment": record["segment"], "kernel": course.kernel_of(name) or name,
+                     "instance": name.split("(")[0]}
+            for metric, column in OCCUPANCY.items():
+                entry[column] = profile_kernels.number(row.get(metric))
+            entry.update({"gpu": record["device"], "cuda_runtime": record["cuda_runtime"],
+                          "nvidia_driver": runner.driver, "date": runner.date})
+            records.append(entry)
+            print(f"{stage} {variant} {arguments}: {entry['instance']} "
+                  f"{entry['achieved_occupancy_pct']}%", file=sys.stderr, flush=True)
+    return records
+
+
+FACTS = {"libraries": ("library_kernels.csv", libraries),
+         "occupancy": ("occupancy.csv", occupancy)}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--build", default=os.path.join(course.ROOT, "build"))
+    parser.add_argument("--out", required=True, help="folder for the CSV files")
+    parser.add_argument("--arch", default="native",
+                        help="nvcc -arch for the v8 variant (default: the GPU in this machine)")
+    parser.add_argument("facts", nargs="+", choices=sorted(FACTS))
+    arguments = parser.parse_args()
+    if course.arguments_only():
+        return
+    ncu = course.find_tool("ncu")
+    runner = experiments.Runner(argparse.Namespace(
+        build=arguments.build, arch=arguments.arch, spread_runs=1, distribution_sizes="24"))
+    for name in arguments.facts:
+        file_name, collect = FACTS[name]
+        records = collect(ncu, arguments.build, runner)
+        path = os.path.join(arguments.out, file_name)
+        course.write_csv(path, records)
+        print(f"wrote {len(records)} records to {path}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
