@@ -967,20 +967,23 @@ def copy_value(q, column):
 SMALL_ARRAYS_RIVALS = ["cub_merge", "cub_radix", "thrust"]
 
 
+def against_all(runs, stage, rivals, q):
+    """(the rival with the fastest median run, the stage's speedup over it, the verdict) at 2^q:
+    "faster" only where every run of the stage beat every run of every rival, "slower" where
+    every run of that fastest rival beat every run of the stage, else "overlap"."""
+    fastest = min(rivals, key=lambda rival: statistics.median(runs[(rival, q)]))
+    verdicts = [against_previous(runs, stage, rival, q)[1] for rival in rivals]
+    speedup, against_fastest = against_previous(runs, stage, fastest, q)
+    verdict = ("faster" if all(v == "faster" for v in verdicts) else
+               "slower" if against_fastest == "slower" else "overlap")
+    return fastest, speedup, verdict
+
+
 def small_arrays_verdicts():
-    """log2 n -> (the library with the fastest median run, the stage's speedup over it, the
-    verdict by the spread rule against every library: "faster" where every run of the stage
-    beat every run of every library)."""
+    """log2 n -> against_all of v7 and the libraries in the small_arrays experiment."""
     runs = spread_runs("h100_small_arrays.csv")
-    verdicts = {}
-    for q in sorted({size for _, size in runs}):
-        against = {rival: against_previous(runs, FASTEST_STAGE, rival, q)
-                   for rival in SMALL_ARRAYS_RIVALS}
-        fastest = min(SMALL_ARRAYS_RIVALS, key=lambda rival: statistics.median(runs[(rival, q)]))
-        verdict = ("faster" if all(v[1] == "faster" for v in against.values()) else
-                   against[fastest][1])
-        verdicts[q] = (fastest, against[fastest][0], verdict)
-    return verdicts
+    return {q: against_all(runs, FASTEST_STAGE, SMALL_ARRAYS_RIVALS, q)
+            for q in sorted({size for _, size in runs})}
 
 
 def small_arrays_table():

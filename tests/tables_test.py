@@ -6,7 +6,8 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 
 - the spread of several runs (slowest over fastest, less one);
 - a stage against the one before it: the ratio of the median runs, and "faster" or "slower"
-  only where every run of one beat every run of the other, else "overlap";
+  only where every run of one beat every run of the other, else "overlap"; and against several
+  rivals at once (v7 against the libraries), "faster" only where it beat every run of each;
 - the share of compare-exchanges that swap, read from network_dump: none for equal keys, and
   for 16 sorted keys the 36 of 80 that tests/network_dump_test.py finds by replaying the network.
 """
@@ -47,6 +48,18 @@ for name in ("under", "over"):
     verdict = tables.against_previous(runs, name, "slow", 11)[1]
     check(verdict == "overlap", f"{name} against slow: {verdict} (overlap)")
 check(tables.against_previous(runs, "fast", "slow", 15) is None, "a size not measured: None")
+# Against several rivals: "faster" only if every run beat every run of every rival, even one
+# whose median is slower than the fastest rival's.
+runs[("outlier", 11)] = [1.05, 2.5, 2.6]   # median above fast's, one run under fast's slowest
+runs[("fastest", 11)] = [0.5, 0.6, 0.7]
+found = tables.against_all(runs, "fast", ["slow", "outlier"], 11)
+check(found[0] == "slow" and found[2] == "overlap",
+      f"fast against slow and outlier: {found} (slow, overlap: outlier's fastest run wins)")
+found = tables.against_all(runs, "fast", ["slow", "close"], 11)
+check(found[2] == "faster", f"fast against slow and close: {found} (faster)")
+found = tables.against_all(runs, "fast", ["slow", "fastest"], 11)
+check(found[0] == "fastest" and found[2] == "slower",
+      f"fast against slow and fastest: {found} (fastest, slower)")
 
 shares = tables.network_swaps(sys.argv[2], 16)
 check(shares.get("equal") == 0 and abs(shares.get("sorted", -1) - 36 / 80) < 1e-12 and

@@ -103,6 +103,11 @@ class GraphedSort {
       CUDA_CHECK(cudaStreamEndCapture(cudaStreamPerThread, &graph_));
       CUDA_CHECK(cudaGraphInstantiate(&exec_, graph_, 0));
       launches_ = launch_count();
+      captured_ = {keys, n, ascending};
+    }
+    // The graph holds the pointer and the sizes it was captured with: it can only sort those.
+    if (captured_.keys != keys || captured_.n != n || captured_.ascending != ascending) {
+      throw FatalError(kExitCudaError, "the graph was captured for another sort");
     }
     CUDA_CHECK(cudaGraphLaunch(exec_, cudaStreamPerThread));
   }
@@ -115,6 +120,11 @@ class GraphedSort {
   cudaGraph_t graph_ = nullptr;
   cudaGraphExec_t exec_ = nullptr;
   unsigned long long launches_ = 0;
+  struct {
+    int *keys;
+    unsigned n;
+    bool ascending;
+  } captured_ = {nullptr, 0, false};
 };
 
 struct Row {

@@ -24,8 +24,8 @@ does not make.
   barriers       v0_naive's sort with one launch per step, the same launches as a CUDA Graph,
                  and one cooperative launch with grid.sync() between steps (common/tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
-  copy           the copy baseline at every size from 2^10 to 2^29: the bandwidth a pass can
-                 reach while the array fits in the L2 cache and after (chapter 11)
+  copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
+                 the array costs at each size, the floor's unit (chapter 11)
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
                  each, taking turns: which is faster beyond the spread of the runs (chapter 11)
 
