@@ -21,7 +21,7 @@
 //
 // Of common/, a stage's program uses: stage.h, cuda_check.h (CUDA_CHECK, CHECK_LAUNCH) and
 // host_device.h in its own files; stage_main.cpp as its main(), which hands it to the driver
-// (driver.h: command line, keys, padding, timing, validation, report). common/tools/ holds the
+// (driver.h: command line, keys, padding, timing, validation, report). tools/ holds the
 // course's own tools (baselines, transfers, the tour and the measuring scripts); a stage needs
 // none of them.
 #pragma once

@@ -1,6 +1,6 @@
 """The course's figures, drawn from the reference network and the stages' index rules.
 
-Every figure is made here from the host reference network (common/tools/network_dump) or from
+Every figure is made here from the host reference network (tools/network_dump) or from
 the index formulas of the stages' bitonic_index.h, which the cpu tests check; the measured plots
 are drawn from the recorded CSV files (docs/tables.py reads them)."""
 import math
@@ -12,7 +12,7 @@ KERNEL_COLOURS = {"block_sort": "#7fb3d5", "bitonic_step": "#f5b041", "block_mer
 
 
 def network(dump, n):
-    """[(size, stride, [(lower, upper, ascending)])] from common/tools/network_dump."""
+    """[(size, stride, [(lower, upper, ascending)])] from tools/network_dump."""
     output = subprocess.run([dump, str(n)], capture_output=True, text=True, check=True).stdout
     steps = {}
     for line in output.splitlines():

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Makes the generated parts of the course text: figures, embedded diffs and code, result tables.
 
-    python3 docs/generate.py --network-dump build/common/tools/network_dump          write them
-    python3 docs/generate.py --network-dump build/common/tools/network_dump --check  compare only
+    python3 docs/generate.py --network-dump build/tools/network_dump          write them
+    python3 docs/generate.py --network-dump build/tools/network_dump --check  compare only
 
 (`meson compile -C build docs` runs the first; the docs test suite runs the second.)
 
-Nothing here is typed by hand: figures come from the reference network (common/tools/
+Nothing here is typed by hand: figures come from the reference network (tools/
 network_dump) and the stages' index rules (docs/figures.py); diffs and code excerpts come from
 the stage sources; every measured number comes from the CSV files in docs/results/
 (docs/tables.py). A generated block in a Markdown file sits between
@@ -23,7 +23,7 @@ import re
 import sys
 
 DOCS = os.path.dirname(os.path.abspath(__file__))
-sys.path.append(os.path.join(os.path.dirname(DOCS), "common", "tools"))
+sys.path.append(os.path.join(os.path.dirname(DOCS), "tools"))
 
 import course  # noqa: E402
 import figures  # noqa: E402
@@ -410,14 +410,14 @@ def expected_files(network_dump):
                          "tables leave it out")
         elif tour.rows and not tour.get(stage.name, 20):
             notes.append(f"note: {stage.name} has no recorded measurements: its table rows say "
-                         f"'{tables.NOT_MEASURED}' (common/tools/tour.py records them)")
+                         f"'{tables.NOT_MEASURED}' (tools/tour.py records them)")
     return files, notes
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--network-dump", required=True,
-                        help="the network_dump program (build/common/tools/network_dump)")
+                        help="the network_dump program (build/tools/network_dump)")
     parser.add_argument("--check", action="store_true", help="compare, write nothing")
     arguments = parser.parse_args()
     files, notes = expected_files(arguments.network_dump)
@@ -437,7 +437,7 @@ def main():
             print("out of date:", path)
         if stale:
             print("run: meson compile -C build docs (or python3 docs/generate.py "
-                  "--network-dump build/common/tools/network_dump)")
+                  "--network-dump build/tools/network_dump)")
             return 1
         print(f"{len(files)} generated files and blocks are current")
         return 0

@@ -1,6 +1,6 @@
 """The course's tables and measured numbers, made from the recorded CSV files in docs/results/.
 
-Every number here is read from a file that a program of common/tools/ wrote on the GPU named in
+Every number here is read from a file that a program of tools/ wrote on the GPU named in
 it; nothing is typed in. A stage, a size or an experiment that was not recorded shows as "not
 measured". docs/generate.py puts the results into the Markdown files.
 """
@@ -112,11 +112,11 @@ class Tour:
 
     def source(self):
         if not self.rows:
-            return "(no tour recorded yet: run common/tools/tour.py on a GPU)"
+            return "(no tour recorded yet: run tools/tour.py on a GPU)"
         copies = " and ".join(f"{copy:.0f}" for copy in self.copies)
         runs = ("Two runs the same day, 2^10 .. 2^28 and 2^29 (std::sort up to 2^28 only); "
                 if len(self.files) > 1 else "")
-        return (recorded(self.rows, "common/tools/tour.py") + "; data: " +
+        return (recorded(self.rows, "tools/tour.py") + "; data: " +
                 ", ".join(f"`docs/results/{name}`" for name in self.files) + ". " + runs +
                 f"median of the timed runs after one warm-up; copy bandwidth {copies} GB/s, "
                 "measured in the same run as the sorts it is set against.")
@@ -265,7 +265,7 @@ def transfers_table():
              f"{float(row['gb_s']):.1f}"] for row in rows]
     return (table(["host memory", "direction", "size", "ms", "GB/s"], body,
                   ["l", "l", "r", "r", "r"]) + "\n" +
-            recorded(rows, "common/tools/transfers.cu") +
+            recorded(rows, "tools/transfers.cu") +
             f" (median of {rows[0]['reps']} copies after one warm-up); data: "
             "`docs/results/h100_transfers.csv`.\n")
 
@@ -280,7 +280,7 @@ def banks_table(stages):
     return (table(["program", "kernel", "shared stores", "store wavefronts", "store conflicts",
                    "shared loads", "load wavefronts", "load conflicts"], body,
                   ["l", "l"] + ["r"] * 6) + "\n" +
-            recorded(rows, "common/tools/measure_banks.py") +
+            recorded(rows, "tools/measure_banks.py") +
             f", first launch of each kernel at n = {rows[0]['n']} keys; data: "
             "`docs/results/h100_bank_conflicts.csv`. Instructions are warp instructions "
             "(`smsp__sass_inst_executed_op_shared_st/ld.sum`); wavefronts are the passes the "
@@ -331,7 +331,7 @@ MULTISTEP_BLOCK_THREADS = 256
 
 def registers(stage, kernel):
     """The registers per thread of a stage's kernel (multistep<k> for one number of steps), as
-    common/tools/registers.py recorded them, or None."""
+    tools/registers.py recorded them, or None."""
     for row in load_csv("sm90_registers.csv"):
         if row["stage"] == stage and row["kernel"] == kernel:
             return int(row["registers"])
@@ -364,7 +364,7 @@ def registers_table(stage):
     return (table(["kernel", "keys per thread", "registers per thread",
                    "warps resident per multiprocessor"], body) +
             f"\nRegisters as `nvcc {first['nvcc']} -Xptxas -v` reports them for {first['arch']}, "
-            f"recorded by `common/tools/registers.py` on {first['date']} (data: "
+            f"recorded by `tools/registers.py` on {first['date']} (data: "
             "`docs/results/sm90_registers.csv`); resident warps from the H100's 65536 registers "
             "and 64 warps per multiprocessor (CUDA C++ Programming Guide, compute capability "
             "9.0), registers given out 256 at a time, in whole blocks of "
@@ -373,7 +373,7 @@ def registers_table(stage):
 
 def lower_partner_examples():
     """Worked examples of get_lower_partner (the formula of bitonic_index.h, evaluated here;
-    tests/index_pair_test.cpp checks the header's function on the same examples)."""
+    tests/stages/index_pair_test.cpp checks the header's function on the same examples)."""
     rows = []
     for thread, stride in [(0, 1), (1, 1), (6, 1), (6, 2), (6, 4), (6, 8), (11, 4), (13, 8)]:
         offset = thread & (stride - 1)
@@ -421,7 +421,7 @@ class Profile:
                 row["kernel"] == kernel]
 
     def source(self):
-        return (recorded(self.metrics or self.times, "common/tools/profile_kernels.py") +
+        return (recorded(self.metrics or self.times, "tools/profile_kernels.py") +
                 " with Nsight Compute (`--clock-control none --cache-control none`), the second "
                 "of two sorts; data: `docs/results/h100_kernel_times.csv`, "
                 "`docs/results/h100_kernel_metrics.csv`. A copy is the time the copy baseline "
@@ -564,7 +564,7 @@ def experiment_table(name, sizes=HEADLINE_SIZES, baseline=None):
     header = ["variant"] + [f"2^{q} ms (passes)" for q in measured]
     if baseline:
         header.append(f"time at 2^{measured[-1]} / {baseline}'s")
-    return (table(header, body) + "\n" + recorded(rows, "common/tools/experiments.py " + name) +
+    return (table(header, body) + "\n" + recorded(rows, "tools/experiments.py " + name) +
             f"; data: `docs/results/h100_{name}.csv`. Median of the timed runs after one "
             "warm-up, every run checked against std::sort.\n")
 
@@ -604,7 +604,7 @@ def segments_table():
     return (table(["array length L", "arrays", "v8_batched ms", "in copies",
                    "cub::DeviceSegmentedSort ms", "CUB / v8", "DeviceSegmentedRadixSort ms",
                    "radix / v8"], body) + "\n" +
-            recorded(rows, "common/tools/experiments.py segments") +
+            recorded(rows, "tools/experiments.py segments") +
             "; data: `docs/results/h100_segments.csv`. 2^27 keys in all, uniform over int32; "
             "median of 5 timed runs after one warm-up (1 for DeviceSegmentedRadixSort with "
             "L <= 64, which takes seconds), every array of every run checked against std::sort. "
@@ -644,7 +644,7 @@ def mapping_table():
         body.append(cells)
     return (table(["array length"] + [f"{v} ms" for v in variants] +
                   [f"second / first"], body) + "\n" +
-            recorded(rows, "common/tools/experiments.py v8_mapping") +
+            recorded(rows, "tools/experiments.py v8_mapping") +
             "; data: `docs/results/h100_v8_mapping.csv`. 2^27 keys in all, median of 5 timed "
             "runs after one warm-up, every array checked.\n")
 
@@ -703,7 +703,7 @@ def spread_sizes():
 def spread_source(rows):
     runs = len({row["variant"] for row in rows})
     reps = rows[0]["reps"]
-    return (recorded(rows, "common/tools/experiments.py spread") +
+    return (recorded(rows, "tools/experiments.py spread") +
             f"; data: `docs/results/h100_spread.csv`. Each program ran {runs} times, each time "
             f"a separate process that reports the median of {reps} timed sorts after one "
             "warm-up; the runs of all stages took turns.")
@@ -831,7 +831,7 @@ def distributions_table(stages=None):
     counts = ", ".join(f"{'/'.join(sorted(r))} at 2^{q}" for q, r in sorted(reps.items()))
     return (table(["stage", "n", "uniform ms"] + others, body) + "\n" +
             "Sort time on each distribution over the time on uniform keys (below 1: faster). " +
-            recorded(rows, "common/tools/experiments.py distributions") +
+            recorded(rows, "tools/experiments.py distributions") +
             "; data: `docs/results/h100_distributions.csv`. Timed runs after one warm-up "
             f"({counts}; the median where more than one), every run checked against std::sort; "
             "the distributions are those of `--dist` (`common/data.h`).\n")
@@ -856,7 +856,7 @@ def swaps_table(network_dump, sizes=(16, 20)):
     return (table(["distribution"] + [f"swaps at 2^{q}" for q in sizes], body) + "\n" +
             "The share of the network's compare-exchanges that find their pair out of order, "
             "and so write it, for an ascending sort of the keys that `--dist` generates (seed "
-            "1). Counted on the host by `network_dump swaps N` (common/tools/network_dump.cpp), "
+            "1). Counted on the host by `network_dump swaps N` (tools/network_dump.cpp), "
             "which runs the reference network; 2^20 is the largest size it counts.\n")
 
 
@@ -914,7 +914,7 @@ def barriers_table():
             cells.append(f"{ms(float(row['sort_ms']))} ({float(row['us_per_step']):.1f})")
         body.append(cells)
     header = ["n", "steps"] + [f"{label}: ms (us per step)" for _, label in BARRIER_METHODS]
-    return (table(header, body) + "\n" + recorded(rows, "common/tools/experiments.py barriers") +
+    return (table(header, body) + "\n" + recorded(rows, "tools/experiments.py barriers") +
             "; data: `docs/results/h100_barriers.csv`. v0_naive's sort, its own kernel for the "
             "launches and the graph; median of the timed sorts after one warm-up (for the "
             "graph, the capture), every sort checked against std::sort.\n")
@@ -949,7 +949,7 @@ def copy_table():
         body.append([f"2^{q}", size, ms(float(row["sort_ms"])), f"{speed:.0f}",
                      f"{largest / speed:.2f}"])
     header = ["n", "array", "copy ms", "GB/s", f"time over 2^{sizes[-1]}'s bandwidth"]
-    return (table(header, body) + "\n" + recorded(rows, "common/tools/experiments.py copy") +
+    return (table(header, body) + "\n" + recorded(rows, "tools/experiments.py copy") +
             "; data: `docs/results/h100_copy.csv`. One device-to-device copy of the keys "
             "(`baselines --algo copy`), median of the timed copies after one warm-up; GB/s "
             "counts the bytes read and written.\n")
@@ -1003,7 +1003,7 @@ def small_arrays_table():
               ["v7 against the fastest library"])
     runs_each = len({row["variant"] for row in rows})
     return (table(header, body) + "\n" +
-            recorded(rows, "common/tools/experiments.py small_arrays") +
+            recorded(rows, "tools/experiments.py small_arrays") +
             f"; data: `docs/results/h100_small_arrays.csv`. Each program ran {runs_each} times, "
             f"taking turns, each a separate process reporting the median of {rows[0]['reps']} "
             "timed sorts after one warm-up; the columns give the fastest and the slowest run. "
@@ -1037,7 +1037,7 @@ def library_kernels_table():
             cells.append(f"{row['kernels_per_sort']} ({row['distinct_kernels']})")
         body.append(cells)
     return (table(["library call"] + [f"2^{q}" for q in sizes], body) + "\n" +
-            recorded(rows, "common/tools/ncu_facts.py libraries") +
+            recorded(rows, "tools/ncu_facts.py libraries") +
             "; data: `docs/results/h100_library_kernels.csv`. Kernels launched by one call, and "
             "in brackets how many different kernels: Nsight Compute listed every kernel of a "
             "run with one timed sort and of a run with two, and the difference is one call's.\n")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""proof suite (needs a GPU): common/tools/grade.py passes a right answer to exercises 1, 2, 3
+"""proof suite (needs a GPU): tools/grade.py passes a right answer to exercises 1, 2, 3
 and 5 and fails, for each exercise, an answer that sorts on the host and a wrong one.
 
 Usage: grade_answers_test.py SOURCE_ROOT GPU_PRESENT_PROGRAM [--in-place BUILD_FOLDER]
@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[1]), "common", "tools"))
+sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[1]), "tools"))
 import course  # noqa: E402
 
 root, gpu_present = os.path.abspath(sys.argv[1]), sys.argv[2]
@@ -82,7 +82,7 @@ def add_stages(tree):
                     os.path.join(folder, "bitonic_sort.cu"))
         # What the answers include beside the stage's own headers.
         for header in ("instructor/launch_loop.h", "instructor/host_copy.h",
-                       "tests/float_order.h"):
+                       "tests/exercises/float_order.h"):
             shutil.copy(os.path.join(tree, header), folder)
     for stage, edited in WRITES_STAGES.items():
         if f"\n{stage} " in listed:
@@ -111,7 +111,7 @@ def grade_all(tree, build):
     skip_without_gpu(os.path.join(tree, build, "tests", "gpu_present"))
     failures = []
     for stage, (_, right) in STAGES.items():
-        result = run([sys.executable, "common/tools/grade.py", "--build", build, stage, "1", "2",
+        result = run([sys.executable, "tools/grade.py", "--build", build, stage, "1", "2",
                       "3"], tree)
         print(result.stdout, result.stderr, flush=True)
         if result.returncode == 3:
@@ -132,7 +132,7 @@ def grade_all(tree, build):
                 failures.append(f"{stage}: exercise {exercise}'s own check passed an answer it "
                                 "must fail")
     for stage, right in WRITES_STAGES.items():
-        result = run([sys.executable, "common/tools/grade.py", "--build", build, stage, "5"],
+        result = run([sys.executable, "tools/grade.py", "--build", build, stage, "5"],
                      tree)
         print(result.stdout, result.stderr, flush=True)
         failed = re.search(r"GRADE stage=\S+ exercise=5 passed=\d+ failed=(\d+)", result.stdout)

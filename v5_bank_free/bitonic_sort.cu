@@ -16,7 +16,7 @@
 //   moves words t and t + blockDim.x (tile_slot in bitonic_index.h, its only change): each
 //   instruction covers 32 consecutive words, one per bank, and 128 consecutive bytes of global
 //   memory. The compare steps and the register phase were conflict-free already
-//   (tests/banks_v4_test.cpp).
+//   (tests/stages/banks_v4_test.cpp).
 //
 // Prediction
 //   Only the tile loads and stores change: 2 shared-memory stores and 2 loads per thread per

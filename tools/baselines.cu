@@ -18,8 +18,8 @@
 //
 // Build and run
 //   meson setup build && meson compile -C build baselines
-//   build/common/tools/baselines --log2 24 --algo cub_radix
-//   build/common/tools/baselines --log2 27 --segment 256 --algo cub_segmented
+//   build/tools/baselines --log2 24 --algo cub_radix
+//   build/tools/baselines --log2 27 --segment 256 --algo cub_segmented
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>

@@ -15,7 +15,7 @@ few-line helper), or its old text lives on in a new definition (bitonic_sort bec
 bitonic_sort_segments), or it lies in a section the header declares replaced whole with the
 words "section (FIRST to LAST) is replaced whole". Such a section must be contiguous, and
 everything around it is held to the rules above; the chapter prints it as a listing. The stable
-paragraph "What this program does" must be the same in every stage. (tests/bounds_test.py caps
+paragraph "What this program does" must be the same in every stage. (tests/stages/bounds_test.py caps
 the size of each diff.)
 """
 import difflib
@@ -24,7 +24,7 @@ import re
 import sys
 
 root = os.path.abspath(sys.argv[1])
-sys.path.insert(0, os.path.join(root, "common", "tools"))
+sys.path.insert(0, os.path.join(root, "tools"))
 import course  # noqa: E402
 
 

@@ -20,7 +20,7 @@ MAX_INDEX_LINES = 100
 MAX_CHAPTER_LINES = 500
 
 root = os.path.abspath(sys.argv[1])
-sys.path.insert(0, os.path.join(root, "common", "tools"))
+sys.path.insert(0, os.path.join(root, "tools"))
 import course  # noqa: E402
 
 

@@ -1,8 +1,8 @@
 // block_player.h: block_sort and block_merge of the stages with several keys per thread in
 // registers (v7_register_tile on), played on the host with the stage's own index helpers
 // (layout_slot, round_layout) and in the kernels' order of steps, recording the pairs each step
-// compares. tests/index_layout_test.cpp and tests/index_segments_test.cpp compare them with the
-// reference network.
+// compares. tests/stages/index_layout_test.cpp and tests/stages/index_segments_test.cpp compare
+// them with the reference network.
 #pragma once
 
 #include <doctest/doctest.h>

@@ -1,7 +1,7 @@
 """What the course's scripts share: the stages, the baselines, running a program for its CSV
 record, the floor of a run, and the progression table.
 
-Used by common/tools/tour.py, experiments.py, measure_banks.py, profile_kernels.py and by
+Used by tools/tour.py, experiments.py, measure_banks.py, profile_kernels.py and by
 docs/generate.py. Python 3 standard library only.
 """
 import csv
@@ -13,10 +13,10 @@ import subprocess
 import sys
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(TOOLS))
+ROOT = os.path.dirname(TOOLS)
 STAGES_FILE = os.path.join(ROOT, "stages.txt")
 
-# The library sorts the results compare with (build/common/tools/baselines --algo NAME).
+# The library sorts the results compare with (build/tools/baselines --algo NAME).
 DEVICE_BASELINES = ["cub_radix", "cub_merge", "thrust"]
 SEGMENTED_BASELINES = ["cub_segmented", "cub_segmented_radix"]
 # Programs of the baselines executable that are not a stage.
@@ -68,7 +68,7 @@ def is_stage(program):
 def program_command(build, name):
     """The command that runs a stage or a baseline of the build folder `build`."""
     if name in BASELINE_PROGRAMS:
-        return [os.path.join(build, "common", "tools", "baselines"), "--algo", name]
+        return [os.path.join(build, "tools", "baselines"), "--algo", name]
     return [os.path.join(build, name, name)]
 
 
@@ -195,14 +195,14 @@ def uses_shared_memory(stage):
 
 
 def arguments_only():
-    """Whether a script should stop once it has read its command line: tests/commands_test.py
+    """Whether a script should stop once it has read its command line: tests/docs/commands_test.py
     sets COURSE_ARGUMENTS_ONLY to check that the commands the text gives are accepted."""
     return bool(os.environ.get("COURSE_ARGUMENTS_ONLY"))
 
 
 # ---------------------------------------------------------------------------------------------
 # The structure of a stage's sources: its top-level definitions, its header's sections, and the
-# section a stage may declare replaced whole. tests/progression_test.py and docs/generate.py
+# section a stage may declare replaced whole. tests/stages/progression_test.py and docs/generate.py
 # read the sources through these.
 
 

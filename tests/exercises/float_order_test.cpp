@@ -1,5 +1,5 @@
-// cpu suite: the reference order of exercise 3 (tests/float_order.h) is IEEE 754 totalOrder,
-// so that the exercise's check accepts exactly the right answers.
+// cpu suite: the reference order of exercise 3 (tests/exercises/float_order.h) is IEEE 754
+// totalOrder, so that the exercise's check accepts exactly the right answers.
 #include <doctest/doctest.h>
 
 #include <cmath>

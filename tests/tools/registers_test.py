@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""cpu suite (where nvcc is): common/tools/registers.py records what the compiler reports.
+"""cpu suite (where nvcc is): tools/registers.py records what the compiler reports.
 
 Usage: registers_test.py SOURCE_ROOT
 
@@ -14,12 +14,12 @@ import sys
 import tempfile
 
 root = os.path.abspath(sys.argv[1])
-sys.path.insert(0, os.path.join(root, "common", "tools"))
+sys.path.insert(0, os.path.join(root, "tools"))
 import course  # noqa: E402
 
 with tempfile.TemporaryDirectory() as scratch:
     path = os.path.join(scratch, "registers.csv")
-    result = subprocess.run([sys.executable, os.path.join(root, "common", "tools", "registers.py"),
+    result = subprocess.run([sys.executable, os.path.join(root, "tools", "registers.py"),
                              "--arch", "90", "--csv", path], capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"registers.py failed:\n{result.stdout}\n{result.stderr}")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""cpu suite: common/tools/grade.py refuses what it cannot grade, in one line, before it runs
+"""cpu suite: tools/grade.py refuses what it cannot grade, in one line, before it runs
 anything: a machine without a usable GPU (exit 3, so that a grading script on a CPU node cannot
 pass a submission), a stage that stages.txt does not list, and an exercise that does not exist
 (exit 2). The GPU is hidden (CUDA_VISIBLE_DEVICES=""), so this runs the same everywhere;
@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 root, build = sys.argv[1], sys.argv[2]
-grade_script = os.path.join(root, "common", "tools", "grade.py")
+grade_script = os.path.join(root, "tools", "grade.py")
 hidden = dict(os.environ, CUDA_VISIBLE_DEVICES="")
 failures = []
 
@@ -37,7 +37,7 @@ def expect(arguments, code, message):
 
 # The parts that need no GPU, on the course's own stages: reading Meson's test log, and an
 # exercise's own test cases run one by one (exercise 4's are cpu tests).
-sys.path.insert(0, os.path.join(root, "common", "tools"))
+sys.path.insert(0, os.path.join(root, "tools"))
 import grade  # noqa: E402
 
 with tempfile.TemporaryDirectory() as folder:

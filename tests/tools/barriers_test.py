@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""gpu suite: the barriers program (common/tools/barriers.cu) sorts with each of its three
+"""gpu suite: the barriers program (tools/barriers.cu) sorts with each of its three
 barriers and reports what it ran.
 
 Usage: barriers_test.py BARRIERS_PROGRAM GPU_PRESENT_PROGRAM

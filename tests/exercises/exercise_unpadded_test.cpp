@@ -4,7 +4,7 @@
 // those of the network for n padded, launches_per_sort (the stage's bitonic_index.h) of the
 // next power of two: the work is done on the GPU, by the network. The first test case, the small
 // n, is also what the grader runs under compute-sanitizer memcheck, so that no key past n is
-// ever touched (common/tools/grade.py).
+// ever touched (tools/grade.py).
 #include <doctest/doctest.h>
 
 #include "bitonic_index.h"

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Shared-memory bank conflicts of the in-block kernels, counted by Nsight Compute (ncu).
 
-    python3 common/tools/measure_banks.py --build build --csv bank_conflicts.csv
+    python3 tools/measure_banks.py --build build --csv bank_conflicts.csv
 
 Profiles the first block_sort and the first block_merge launch of every stage that keeps a tile
 in shared memory (v2_shared on), and of the programs given with --extra NAME=PATH (a variant
 built by experiments.py, such as v7_register_tile without padding), at n = 2^20 (one sort, no
 validation), and records, per kernel, the shared-memory load and store instructions the warps
 executed, the wavefronts (passes through the banks) they took, and the bank conflicts ncu
-counts, with the GPU, driver and date. tests/bank_model.h predicts which accesses conflict;
+counts, with the GPU, driver and date. tests/stages/bank_model.h predicts which accesses conflict;
 docs/07_v5_bank_free.md and docs/09_v7_register_tile.md set the two side by side. ncu runs with
 --clock-control none, so the GPU's clocks are left as they are.
 

@@ -22,7 +22,7 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[1]), "common", "tools"))
+sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[1]), "tools"))
 import course  # noqa: E402
 
 if os.environ.get("STUDENT_STAGE_COPY"):

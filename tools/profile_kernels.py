@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What each stage's kernels do with their time, by Nsight Compute (ncu).
 
-    python3 common/tools/profile_kernels.py --build build --out results --sizes 20,27
+    python3 tools/profile_kernels.py --build build --out results --sizes 20,27
 
 For every stage and size it profiles the second of two sorts (the first is the program's
 warm-up) and writes two CSV files:

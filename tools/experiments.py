@@ -2,7 +2,7 @@
 """The course's recorded experiments: the runs behind the chapters' claims that the tour alone
 does not make.
 
-    python3 common/tools/experiments.py --build build --out results v6_steps segments
+    python3 tools/experiments.py --build build --out results v6_steps segments
 
   v4_tile        v4_half_threads as built (1024-thread blocks, a 2048-key tile) against the same
                  stage with 512-thread blocks (a 1024-key tile): how much of v4's gain is its
@@ -22,7 +22,7 @@ does not make.
   unpadded       builds v7_register_tile and v8_batched without the padding of their tile and
                  prints the programs' paths, for measure_banks.py --extra; records nothing
   barriers       v0_naive's sort with one launch per step, the same launches as a CUDA Graph,
-                 and one cooperative launch with grid.sync() between steps (common/tools/
+                 and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
   copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
                  the array costs at each size, the floor's unit (chapter 11)
@@ -231,7 +231,7 @@ def distributions(runner):
 
 def barriers(runner):
     """The barriers program prints one row per method; each becomes a record."""
-    program = os.path.join(runner.build, "common", "tools", "barriers")
+    program = os.path.join(runner.build, "tools", "barriers")
     records = []
     for q in range(10, 25, 2):
         command = [program, "--log2", str(q), "--reps", str(course.repetitions(q)), "--csv"]

@@ -9,13 +9,13 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
   only where every run of one beat every run of the other, else "overlap"; and against several
   rivals at once (v7 against the libraries), "faster" only where it beat every run of each;
 - the share of compare-exchanges that swap, read from network_dump: none for equal keys, and
-  for 16 sorted keys the 36 of 80 that tests/network_dump_test.py finds by replaying the network.
+  for 16 sorted keys the 36 of 80 that tests/tools/network_dump_test.py finds by replaying the network.
 """
 import os
 import sys
 
 root = os.path.abspath(sys.argv[1])
-sys.path[:0] = [os.path.join(root, "docs"), os.path.join(root, "common", "tools")]
+sys.path[:0] = [os.path.join(root, "docs"), os.path.join(root, "tools")]
 import tables  # noqa: E402
 
 failures = 0

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The tour: every stage and the baselines over a range of sizes, measured in one run.
 
-    python3 common/tools/tour.py --quick              2^16, 2^20, 2^24 (a minute)
-    python3 common/tools/tour.py                      the full sweep, 2^10 .. 2^29 (minutes)
-    python3 common/tools/tour.py --sizes 20,24 --csv out.csv
+    python3 tools/tour.py --quick              2^16, 2^20, 2^24 (a minute)
+    python3 tools/tour.py                      the full sweep, 2^10 .. 2^29 (minutes)
+    python3 tools/tour.py --sizes 20,24 --csv out.csv
 
-For every size it runs each stage program and the baselines (build/common/tools/baselines) with
+For every size it runs each stage program and the baselines (build/tools/baselines) with
 --csv, prints a progress line per run, and then the progression table: time, the speedup over
 the stage before, the speedup over the first row, launches, effective bandwidth, and that
 bandwidth as a share of the device-to-device copy bandwidth measured at the start of the same
@@ -103,8 +103,8 @@ class Tour:
             self.write_csv(path)
 
     def measure_transfers(self, q, path):
-        """Host <-> device copies of 2^q keys, pageable and pinned (common/tools/transfers)."""
-        command = [os.path.join(self.arguments.build, "common", "tools", "transfers"), "--log2",
+        """Host <-> device copies of 2^q keys, pageable and pinned (tools/transfers)."""
+        command = [os.path.join(self.arguments.build, "tools", "transfers"), "--log2",
                    str(q), "--reps", "5", "--csv", "--device", str(self.arguments.device)]
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The registers and shared memory each kernel of each stage needs, as the compiler reports them.
 
-    python3 common/tools/registers.py --arch 90 --csv registers.csv
+    python3 tools/registers.py --arch 90 --csv registers.csv
 
 Compiles every stage's bitonic_sort.cu with nvcc for one GPU architecture (-O3, as a release
 build does, with ptxas -v) and records, per kernel (multistep once per number of steps), the

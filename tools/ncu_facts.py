@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Two facts about launches that only Nsight Compute (ncu) can count, for chapters 10 and 11.
 
-    python3 common/tools/ncu_facts.py --build build --out results libraries occupancy
+    python3 tools/ncu_facts.py --build build --out results libraries occupancy
 
   libraries  how many kernels one call of each library sort launches (cub_radix, cub_merge,
              thrust) at 2^10, 2^20 and 2^27 keys, and which: ncu lists every kernel of a

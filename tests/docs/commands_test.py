@@ -6,7 +6,7 @@ Usage: commands_test.py SOURCE_ROOT BUILD_FOLDER
 
 It collects the commands: the lines of the Markdown files' shell code blocks and the inline
 code that starts like a command, and the command lines in the comments of the stages'
-bitonic_sort.cu and of common/tools/. Then it checks each one against this build:
+bitonic_sort.cu and of tools/. Then it checks each one against this build:
   meson setup build ...        every -D option exists
   meson compile -C build T     T names exactly one target, and compiling it succeeds (the
                                demonstration runs, with CUDA hidden: it must end cleanly)
@@ -21,7 +21,7 @@ bitonic_sort.cu and of common/tools/. Then it checks each one against this build
   .ci/gpu-run OUT STEP...      every step is one the script knows
   cp -r A B, diff -u A B       the folders and files named exist
   head -c N /dev/urandom > F   runs (in the scratch folder) and makes a file of whole keys
-Commands about the reader's own stage (my_stage) are left to tests/student_stage_test.py,
+Commands about the reader's own stage (my_stage) are left to tests/exercises/student_stage_test.py,
 which follows those steps in a copy of the tree.
 """
 import glob
@@ -82,8 +82,8 @@ def comment_commands(path):
 
 sources = [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md")))
 code = sorted(glob.glob(os.path.join(root, "v*", "bitonic_sort.cu")) +
-              glob.glob(os.path.join(root, "common", "tools", "*.cu")) +
-              glob.glob(os.path.join(root, "common", "tools", "*.py")))
+              glob.glob(os.path.join(root, "tools", "*.cu")) +
+              glob.glob(os.path.join(root, "tools", "*.py")))
 found = []
 for path in sources:
     found += [(os.path.relpath(path, root), command) for command in markdown_commands(path)]
@@ -97,7 +97,7 @@ options = {option["name"] for option in json.loads(subprocess.run(
     check=True).stdout)}
 gpu_run_steps = set(re.findall(r"^\s+([a-z]+)[)*=]", open(os.path.join(root, ".ci", "gpu-run")).read(),
                                re.M))
-cuda_built = os.path.exists(os.path.join(build, "common", "tools", "baselines"))
+cuda_built = os.path.exists(os.path.join(build, "tools", "baselines"))
 
 failures, skipped, checked = [], [], 0
 work = tempfile.mkdtemp(prefix="commands-")

@@ -17,7 +17,7 @@
 // stream: v0's launches then go to a stream that a graph can capture (the legacy default stream
 // cannot be captured). v0 itself is not changed.
 //
-//   build/common/tools/barriers --log2 20 --reps 20 --csv
+//   build/tools/barriers --log2 20 --reps 20 --csv
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Grades a student's stage: runs exactly the checks of an exercise and says how many passed.
 
-    python3 common/tools/grade.py --build build my_stage        the stage's own checks
-    python3 common/tools/grade.py --build build my_stage 2      and exercise 2's
-    python3 common/tools/grade.py --build build my_stage 1 2 3  several exercises, one run
+    python3 tools/grade.py --build build my_stage        the stage's own checks
+    python3 tools/grade.py --build build my_stage 2      and exercise 2's
+    python3 tools/grade.py --build build my_stage 1 2 3  several exercises, one run
 
 Every exercise of docs/12_exercises.md is graded on the stage's own suites: its index tests
 (index_STAGE), its program's exit codes (exit_codes_STAGE), its gpu tests (gpu_STAGE) and the
@@ -173,7 +173,7 @@ def exercise_checks(tests, stage, gpu_present, exercise, spec):
     and, for exercise 1, memcheck of the small lengths."""
     outcome = []
     for program, case, source in spec.get("cases", []):
-        path = os.path.join(tests, f"test_{program}_{stage}")
+        path = os.path.join(tests, "stages", f"test_{program}_{stage}")
         if not os.path.exists(path) or case not in test_cases(path):
             outcome.append((False, f"exercise {exercise}: {program}_{stage} does not run "
                                    f"'{case}': add '{source}' to stage_{program}_tests in "
@@ -189,7 +189,7 @@ def exercise_checks(tests, stage, gpu_present, exercise, spec):
     if "sanitize" in spec:
         checked = subprocess.run(
             [sys.executable, os.path.join(course.ROOT, "tests", "sanitize.py"), "memcheck",
-             os.path.join(tests, f"test_gpu_{stage}"), gpu_present, "--doctest-case",
+             os.path.join(tests, "stages", f"test_gpu_{stage}"), gpu_present, "--doctest-case",
              spec["sanitize"]], capture_output=True, text=True, timeout=7200)
         outcome.append((checked.returncode == 0,
                         f"exercise {exercise}: memcheck of '{spec['sanitize']}': exit "

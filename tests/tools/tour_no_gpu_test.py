@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""cpu suite: without a usable GPU, common/tools/tour.py says so in one line and exits 3, the
+"""cpu suite: without a usable GPU, tools/tour.py says so in one line and exits 3, the
 programs' own code for "no usable CUDA device"; the demonstration says that everything is built
 and exits 0. The GPU is hidden (CUDA_VISIBLE_DEVICES=""), so this runs the same everywhere.
 
@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 root, build = sys.argv[1], sys.argv[2]
-tour = os.path.join(root, "common", "tools", "tour.py")
+tour = os.path.join(root, "tools", "tour.py")
 hidden = dict(os.environ, CUDA_VISIBLE_DEVICES="")
 failures = []
 

@@ -6,7 +6,7 @@
 // first copies it through a pinned staging buffer of its own; pinned memory is read by the copy
 // engine directly. The results chapter sets these times beside the sort times.
 //
-//   build/common/tools/transfers --log2 29 --reps 5 --csv
+//   build/tools/transfers --log2 29 --reps 5 --csv
 #include <cuda_runtime.h>
 
 #include <cstdio>
