@@ -142,6 +142,9 @@ Options parse_command_line(const std::vector<std::string> &arguments, const Prog
       if (options.output_path.empty()) {
         bad_argument("--output needs a file name");
       }
+    } else if (option == "--trace-launches" && program.traces) {
+      refuse_value();
+      options.trace_launches = true;
     } else if (option == "--segment" && program.segments) {
       options.segment = parse_whole_number(option, take_value(), 2, kMaxKeys);
       if ((options.segment & (options.segment - 1)) != 0) {
@@ -176,6 +179,9 @@ Options parse_command_line(const std::vector<std::string> &arguments, const Prog
     bad_argument(
         "--input reads the keys from the file, and --dist and --seed choose generated "
         "keys: drop them");
+  }
+  if (options.trace_launches && !options.input_path.empty()) {
+    bad_argument("--trace-launches takes the number of keys from --log2 or -n: drop --input");
   }
   if (csv && json) {
     bad_argument("--csv and --json both choose the output format: give one of them");
@@ -224,6 +230,10 @@ std::string usage_text(const ProgramSpec &program) {
   }
   if (!program.algorithms.empty()) {
     text << "  --algo NAME     run one of " << join(program.algorithms) << " (default: all)\n";
+  }
+  if (program.traces) {
+    text << "  --trace-launches  print the kernel launches of one sort of n keys (padded to 2^k),\n"
+         << "                  one CSV line each, and exit; needs no GPU\n";
   }
   text << "report:\n"
        << "  --csv           one CSV record (with a header line) instead of the text report\n"

@@ -27,15 +27,19 @@ struct Options {
   std::string algorithm;
   // --segment L: sort n / L separate arrays of L keys each; 0 sorts the whole input as one.
   std::uint64_t segment = 0;
+  // Stages only: print the launches of one sort instead of sorting.
+  bool trace_launches = false;
   bool help = false;
 };
 
-// What a program accepts beyond the common options: the baselines take --algo NAME, and the
-// programs that sort many arrays at once (v8_batched, the baselines) take --segment L.
+// What a program accepts beyond the common options: the baselines take --algo NAME, the
+// programs that sort many arrays at once (v8_batched, the baselines) take --segment L, and the
+// stages take --trace-launches.
 struct ProgramSpec {
   std::string name;
   std::vector<std::string> algorithms;
   bool segments = false;
+  bool traces = false;
 };
 
 // Parses the arguments after the program name. Throws FatalError(kExitBadInput) with a message

@@ -13,6 +13,7 @@
 #include "device.h"
 #include "errors.h"
 #include "host_memory.h"
+#include "padding.h"
 #include "reference.h"
 #include "report.h"
 #include "validate.h"
@@ -145,12 +146,21 @@ int run_program(int argc, char **argv, const std::string &program_name,
       program.algorithms.push_back(algorithm.name);
     }
     program.segments = program.segments || algorithm.sorts_segments;
+    program.traces = program.traces || static_cast<bool>(algorithm.print_launches);
   }
   try {
     const Options options =
         parse_command_line(std::vector<std::string>(argv + 1, argv + argc), program);
     if (options.help) {
       std::cout << usage_text(program);
+      return kExitSuccess;
+    }
+    if (options.trace_launches) {
+      // The plan of one sort, from the stage's own for_each_launch: no keys, no GPU.
+      const std::uint64_t padded = next_power_of_two(options.n);
+      algorithms.front().print_launches(
+          static_cast<unsigned>(padded),
+          static_cast<unsigned>(options.segment == 0 ? padded : options.segment));
       return kExitSuccess;
     }
     std::vector<const Algorithm *> chosen;

@@ -25,6 +25,9 @@ struct Algorithm {
   bool is_copy = false;
   // Whether it sorts many arrays at once (--segment); the others sort the whole input only.
   bool sorts_segments = false;
+  // A stage's --trace-launches: prints the launches of one sort of n keys (a power of two) in
+  // arrays of `segment` keys, one CSV line each (stage_main.cpp).
+  std::function<void(unsigned n, unsigned segment)> print_launches;
 };
 
 // A device sort of the whole input (a library call: nothing padded, launches not counted).

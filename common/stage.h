@@ -8,11 +8,13 @@
 //                     which checks and counts it.
 //   bitonic_index.h   the stage's index helpers, __host__ __device__ (host_device.h) so that the
 //                     cpu tests call the very functions the kernels call. It must define
+//                       template <typename F> void for_each_launch(unsigned n, F launch)
+//                     the launch plan: it calls launch(Launch{kernel, size, stride, steps}) for
+//                     each launch of a sort of n keys, in order; bitonic_sort walks it, the
+//                     program's --trace-launches prints it (with Kernel's kernel_name), and
 //                       unsigned long long launches_per_sort(unsigned n)
-//                     the launches bitonic_sort makes for n keys (the gpu tests compare it with
-//                     the launches counted), and, for a stage with in-block kernels,
-//                       constexpr unsigned kTileSize = <a number>;
-//                     the keys one block owns, as a plain number: docs/generate.py reads it.
+//                     the number of those launches, by formula: the cpu tests hold the plan to
+//                     it, the gpu tests the launches counted.
 //   meson.build       the same in every stage except two lists of test files in tests/:
 //                     stage_index_tests (cpu tests of bitonic_index.h) and stage_gpu_tests
 //                     (usually just gpu_sort_test.cpp). The folder name is the program's name.

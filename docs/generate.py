@@ -106,7 +106,7 @@ def stage_diff(previous, stage):
         else:
             before, after = before.splitlines(keepends=True), after.splitlines(keepends=True)
         diff = "".join(difflib.unified_diff(before, after, f"{previous}/{name}",
-                                            f"{stage}/{name}"))
+                                            f"{stage}/{name}", n=2))
         if diff:
             blocks.append(f"`{name}`:\n\n```diff\n{diff}```\n")
         else:
@@ -118,7 +118,7 @@ def stage_diff(previous, stage):
             blocks.append(f"The section `{replaced[1][0]}` .. `{replaced[1][-1]}` of "
                           f"`{stage}/{name}`, which replaces `{replaced[0][0]}` .. "
                           f"`{replaced[0][-1]}`, in full:\n\n```cpp\n{listing}\n```\n")
-    return (f"Regenerated from the sources by `docs/generate.py`: `diff -u {previous}/"
+    return (f"Regenerated from the sources by `docs/generate.py`: `diff -U2 {previous}/"
             f"bitonic_sort.cu {stage}/bitonic_sort.cu` without the header comment (read it in "
             f"the file), and likewise for the other files.\n\n" + "\n".join(blocks))
 

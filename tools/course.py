@@ -188,10 +188,21 @@ def kernel_of(name):
     return next((kernel for kernel in KERNELS if kernel in name), None)
 
 
-def uses_shared_memory(stage):
-    """Whether the stage's kernels keep a tile in shared memory."""
-    with open(os.path.join(ROOT, stage, "bitonic_sort.cu")) as file:
-        return "__shared__" in file.read()
+def launch_plan(build, stage, n, segment=None):
+    """The launches of one sort of n keys (a power of two), as the stage's program prints them
+    with --trace-launches from its own for_each_launch: ([{launch, kernel, size, stride, steps}],
+    launches_per_sort(n), which the program states in its first line). No GPU is needed."""
+    command = program_command(build, stage) + ["--trace-launches", "-n", str(n)]
+    if segment:
+        command += ["--segment", str(segment)]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed ({result.returncode}): {result.stderr.strip()}")
+    lines = result.stdout.splitlines()
+    expected = int(lines[0].rsplit("=", 1)[1])
+    plan = [{key: value if key == "kernel" else int(value) for key, value in row.items()}
+            for row in csv.DictReader(lines[1:])]
+    return plan, expected
 
 
 def arguments_only():
@@ -209,8 +220,10 @@ def arguments_only():
 def definitions(path):
     """{name: text} of the top-level definitions of a C++ file, in file order, each with the
     comment lines directly above it. A definition starts at a line in column 0 that is not a
-    comment, a preprocessor line or a brace, and ends at the next line that is '}' or ends with
-    ';' in column 0 (a constant)."""
+    comment, a preprocessor line or a brace, and ends at the next line that is '}' or '};' (a
+    function, a struct), or at its own line if that ends with ';' (a constant). A struct or enum
+    is named by its type name, anything else by the name before its first '(', '=', '[' or ';';
+    a second overload of a name is "name (2)"."""
     lines = open(path).read().splitlines()
     found = {}
     index = 0
@@ -226,13 +239,19 @@ def definitions(path):
             first -= 1
         end = index
         if not line.rstrip().endswith(";"):
-            while end < len(lines) and lines[end] != "}":
+            while end < len(lines) and lines[end] not in ("}", "};"):
                 end += 1
         text = "\n".join(lines[first:end + 1])
         head = " ".join(lines[index:end + 1])
-        name = re.search(r"(\w+)\s*(\(|=|\[|;)", re.sub(r"__launch_bounds__\([^)]*\)", "", head))
+        name = re.match(r"(?:enum class|enum|struct)\s+(\w+)", head) or re.search(
+            r"(\w+)\s*(\(|=|\[|;)", re.sub(r"__launch_bounds__\([^)]*\)", "", head))
         if name:
-            found[name.group(1)] = text
+            # An overload keeps the name of the first definition with a count: "f (2)".
+            key, count = name.group(1), 1
+            while key in found:
+                count += 1
+                key = f"{name.group(1)} ({count})"
+            found[key] = text
         index = end + 1
     return found
 

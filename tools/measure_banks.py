@@ -26,6 +26,7 @@ import subprocess
 import sys
 
 import course
+import registers
 
 METRICS = {
     "smsp__sass_inst_executed_op_shared_ld.sum": "shared_load_instructions",
@@ -89,8 +90,11 @@ def main():
         return
     ncu = None if arguments.sass_only else course.find_tool("ncu")
     gpu, driver, date = course.gpu_name(), course.nvidia_driver(), course.today()
+    # The stages whose kernels reserve shared memory, as the compiler reports it.
+    nvcc, arch = course.find_tool("nvcc"), course.nvidia_smi("compute_cap").replace(".", "")
     programs = [(stage, course.program_command(arguments.build, stage)[0])
-                for stage in course.stage_names() if course.uses_shared_memory(stage)]
+                for stage in course.stage_names()
+                if any(shared > 0 for _, _, shared in registers.stage_kernels(nvcc, stage, arch))]
     programs += [tuple(extra.split("=", 1)) for extra in arguments.extra]
     records = []
     for stage, program in [] if arguments.sass_only else programs:

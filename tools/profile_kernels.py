@@ -51,43 +51,6 @@ STALL = re.compile(r"^smsp__average_warp_latency_issue_stalled_(\w+)\.ratio$|"
                    r"^smsp__average_warps_issue_stalled_(\w+)_per_issue_active\.ratio$")
 
 
-def header_constant(stage, name):
-    text = open(os.path.join(course.ROOT, stage, "bitonic_index.h")).read()
-    match = re.search(rf"constexpr unsigned {name} = (\d+);", text)
-    return int(match.group(1)) if match else None
-
-
-def launch_plan(stage, n, kernels):
-    """The launches of one sort of n keys, in order: (kernel, size, top stride, steps).
-    The kind of stage is told by its kernels' names; the tile and the steps per pass come from
-    its bitonic_index.h."""
-    plan = []
-    if "block_sort" not in kernels:
-        size = 2
-        while size <= n:
-            stride = size // 2
-            while stride > 0:
-                plan.append(("bitonic_step", size, stride, 1))
-                stride //= 2
-            size *= 2
-        return plan
-    tile = min(n, header_constant(stage, "kTileSize"))
-    per_pass = header_constant(stage, "kStepsPerPass") or 1
-    plan.append(("block_sort", tile, tile // 2, 0))
-    size = 2 * tile
-    while size <= n:
-        stride = size // 2
-        while stride >= tile:
-            remaining = (stride // tile).bit_length()
-            steps = min(per_pass, remaining)
-            plan.append(("multistep" if "multistep" in kernels else "bitonic_step", size,
-                         stride, steps))
-            stride >>= steps
-        plan.append(("block_merge", size, tile // 2, 0))
-        size *= 2
-    return plan
-
-
 def available_metrics(ncu):
     """The metric names this ncu knows for the GPU here (ncu --query-metrics), so that a name
     another ncu version spells differently is left out instead of failing the run."""
@@ -160,8 +123,9 @@ def main():
             # The whole second sort, durations only: one pass per launch.
             timeline = ncu_rows(ncu, command, launches, launches,
                                 ["--metrics", "gpu__time_duration.sum"])
-            kernels = {kernel_name(row) for row in timeline}
-            plan = launch_plan(stage, 1 << q, kernels)
+            # The launches as the stage makes them: its program's --trace-launches.
+            plan = [(launch["kernel"], launch["size"], launch["stride"], launch["steps"])
+                    for launch in course.launch_plan(arguments.build, stage, 1 << q)[0]]
             if len(plan) != len(timeline):
                 sys.exit(f"{stage} at 2^{q}: ncu saw {len(timeline)} launches, the plan has "
                          f"{len(plan)}")

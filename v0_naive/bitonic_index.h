@@ -44,6 +44,41 @@ inline unsigned exact_log2(unsigned n) {
   return q;
 }
 
+// The kernels bitonic_sort launches (the later stages add their own).
+enum class Kernel { bitonic_step };
+
+// A kernel's name, as --trace-launches prints it.
+inline const char *kernel_name(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::bitonic_step:
+      return "bitonic_step";
+  }
+  return "unknown";
+}
+
+// One kernel launch of bitonic_sort: which kernel, and which compare steps of the network it
+// runs: `steps` consecutive steps in the network's order (sizes 2, 4, ..., n; in each size the
+// strides size / 2, ..., 1), the first of them at merge size `size` and stride `stride`.
+struct Launch {
+  Kernel kernel;
+  unsigned size;
+  unsigned stride;
+  unsigned steps;
+};
+
+// The launches bitonic_sort makes for n keys (a power of two), in order, each handed to
+// launch(...): bitonic_sort makes it a kernel launch, and the program's --trace-launches a
+// printed line. The cpu tests check that the launches run every step of the network once, in
+// order, and that there are launches_per_sort(n) of them. Here every step is one launch.
+template <typename LaunchFunction>
+void for_each_launch(unsigned n, LaunchFunction launch) {
+  for (unsigned size = 2; size <= n; size *= 2) {
+    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
+      launch(Launch{Kernel::bitonic_step, size, stride, 1});
+    }
+  }
+}
+
 // The kernel launches bitonic_sort makes for n = 2^q keys: one per compare step. The sizes
 // 2^1 .. 2^q have 1, 2, ..., q steps, so there are q(q + 1) / 2 launches.
 inline unsigned long long launches_per_sort(unsigned n) {

@@ -70,12 +70,11 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
   }
   const unsigned threads = std::min(n, kThreadsPerBlock);
   const unsigned blocks = n / threads;
-  for (unsigned size = 2; size <= n; size *= 2) {
-    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
-      // The next launch starts only after this one has finished writing: the barrier between
-      // two steps, paid for with one launch per step.
-      bitonic_step<<<blocks, threads>>>(keys, size, stride, ascending);
-      CHECK_LAUNCH();
-    }
-  }
+  // One launch per step of the network, in the order for_each_launch gives (bitonic_index.h).
+  for_each_launch(n, [&](const Launch &launch) {
+    // The next launch starts only after this one has finished writing: the barrier between
+    // two steps, paid for with one launch per step.
+    bitonic_step<<<blocks, threads>>>(keys, launch.size, launch.stride, ascending);
+    CHECK_LAUNCH();
+  });
 }

@@ -50,6 +50,55 @@ inline unsigned exact_log2(unsigned n) {
 // block runs and the fewer launches remain (docs/03_v1_fused.md weighs the choice).
 constexpr unsigned kTileSize = 1024;
 
+// The kernels bitonic_sort launches.
+enum class Kernel { block_sort, bitonic_step, block_merge };
+
+// A kernel's name, as --trace-launches prints it.
+inline const char *kernel_name(Kernel kernel) {
+  switch (kernel) {
+    case Kernel::block_sort:
+      return "block_sort";
+    case Kernel::bitonic_step:
+      return "bitonic_step";
+    case Kernel::block_merge:
+      return "block_merge";
+  }
+  return "unknown";
+}
+
+// One kernel launch of bitonic_sort: which kernel, and which compare steps of the network it
+// runs: `steps` consecutive steps in the network's order (sizes 2, 4, ..., n; in each size the
+// strides size / 2, ..., 1), the first of them at merge size `size` and stride `stride`.
+struct Launch {
+  Kernel kernel;
+  unsigned size;
+  unsigned stride;
+  unsigned steps;
+};
+
+// The launches bitonic_sort makes for n keys (a power of two), in order, each handed to
+// launch(...): bitonic_sort makes it a kernel launch, and the program's --trace-launches a
+// printed line. The cpu tests check that the launches run every step of the network once, in
+// order, and that there are launches_per_sort(n) of them.
+template <typename LaunchFunction>
+void for_each_launch(unsigned n, LaunchFunction launch) {
+  if (n < 2) {
+    return;
+  }
+  const unsigned tile_size = n < kTileSize ? n : kTileSize;
+  const unsigned t = exact_log2(tile_size);
+  // Every size up to the tile, in one block_sort: all t(t + 1) / 2 of their steps.
+  launch(Launch{Kernel::block_sort, 2, 1, t * (t + 1) / 2});
+  for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
+    // Strides of a tile or more pair keys of different tiles: one bitonic_step each.
+    for (unsigned stride = size / 2; stride >= tile_size; stride /= 2) {
+      launch(Launch{Kernel::bitonic_step, size, stride, 1});
+    }
+    // The t strides below the tile, tile_size / 2 .. 1: one block_merge.
+    launch(Launch{Kernel::block_merge, size, tile_size / 2, t});
+  }
+}
+
 // The kernel launches bitonic_sort makes for n = 2^q keys, with tiles of 2^t = min(n, kTileSize)
 // keys: one block_sort for every size up to the tile, then for each larger size 2^k, one
 // bitonic_step per stride from 2^(k-1) down to the tile (k - t of them) and one block_merge:

@@ -148,22 +148,28 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
   // The in-block kernels run one block of tile_size / kKeysPerThread threads per tile.
   const unsigned tile_size = std::min(n, kTileSize);
   const unsigned tiles = n / tile_size;
-  // Every size up to the tile, in one launch.
-  block_sort<<<tiles, tile_size / kKeysPerThread>>>(keys, ascending);
-  CHECK_LAUNCH();
-  for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
-    // Strides of a tile or more pair keys of different tiles. A block cannot wait for the
-    // others inside an ordinary launch (only a cooperative launch can, at grid.sync(); chapter 2
-    // measures it against a launch and finds the same cost at large n), so these keep one
-    // launch per step, as in v0.
-    for (unsigned stride = size / 2; stride >= tile_size; stride /= 2) {
-      // The next launch starts only after this one has finished writing: the barrier between
-      // two steps, paid for with one launch per step.
-      bitonic_step<<<blocks, threads>>>(keys, size, stride, ascending);
-      CHECK_LAUNCH();
+  // The launches in the order for_each_launch gives (bitonic_index.h), each one its kernel.
+  for_each_launch(n, [&](const Launch &launch) {
+    switch (launch.kernel) {
+      case Kernel::block_sort:
+        // Every size up to the tile, in one launch.
+        block_sort<<<tiles, tile_size / kKeysPerThread>>>(keys, ascending);
+        CHECK_LAUNCH();
+        break;
+      case Kernel::bitonic_step:
+        // Strides of a tile or more pair keys of different tiles. A block cannot wait for the
+        // others inside an ordinary launch (only a cooperative launch can, at grid.sync();
+        // chapter 2 measures it against a launch and finds the same cost at large n), so these
+        // keep one launch per step, as in v0: the next launch starts only after this one has
+        // finished writing.
+        bitonic_step<<<blocks, threads>>>(keys, launch.size, launch.stride, ascending);
+        CHECK_LAUNCH();
+        break;
+      case Kernel::block_merge:
+        // The strides below the tile: one launch for all of them.
+        block_merge<<<tiles, tile_size / kKeysPerThread>>>(keys, launch.size, ascending);
+        CHECK_LAUNCH();
+        break;
     }
-    // The strides below the tile: one launch for all of them.
-    block_merge<<<tiles, tile_size / kKeysPerThread>>>(keys, size, ascending);
-    CHECK_LAUNCH();
-  }
+  });
 }

@@ -21,8 +21,9 @@
 //   compiled. The keys of a group all go the same way, so a thread whose keys must run
 //   descending turns them into ~key (flip_keys), runs ascending steps, and turns them back; each
 //   compare is then one min and one max (order_pair, compare_registers). bitonic_sort() launches
-//   multistep passes where v5 launched bitonic_step (kThreadsPerBlock now sizes their blocks),
-//   and in bitonic_index.h launches_per_sort counts them (steps_in_pass). The in-block kernels
+//   multistep passes where v5 launched bitonic_step (kThreadsPerBlock now sizes their blocks);
+//   in bitonic_index.h, for_each_launch plans them (steps_in_pass; Kernel and kernel_name name
+//   multistep in bitonic_step's place) and launches_per_sort counts them. The in-block kernels
 //   are v5's, unchanged.
 //
 // Prediction
@@ -269,20 +270,24 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
   // The in-block kernels run one block of tile_size / kKeysPerThread threads per tile.
   const unsigned tile_size = std::min(n, kTileSize);
   const unsigned tiles = n / tile_size;
-  // Every size up to the tile, in one launch.
-  block_sort<<<tiles, tile_size / kKeysPerThread>>>(keys, ascending);
-  CHECK_LAUNCH();
-  for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
-    // Strides of a tile or more pair keys of different tiles: up to kStepsPerPass of them per
-    // launch, each launch a barrier between its steps and the next ones.
-    unsigned stride = size / 2;
-    while (stride >= tile_size) {
-      const unsigned steps = steps_in_pass(stride, tile_size);
-      launch_multistep(keys, n, size, stride, steps, ascending);
-      stride >>= steps;
+  // The launches in the order for_each_launch gives (bitonic_index.h), each one its kernel.
+  for_each_launch(n, [&](const Launch &launch) {
+    switch (launch.kernel) {
+      case Kernel::block_sort:
+        // Every size up to the tile, in one launch.
+        block_sort<<<tiles, tile_size / kKeysPerThread>>>(keys, ascending);
+        CHECK_LAUNCH();
+        break;
+      case Kernel::multistep:
+        // Strides of a tile or more pair keys of different tiles: up to kStepsPerPass of them
+        // per launch, each launch a barrier between its steps and the next ones.
+        launch_multistep(keys, n, launch.size, launch.stride, launch.steps, ascending);
+        break;
+      case Kernel::block_merge:
+        // The strides below the tile: one launch for all of them.
+        block_merge<<<tiles, tile_size / kKeysPerThread>>>(keys, launch.size, ascending);
+        CHECK_LAUNCH();
+        break;
     }
-    // The strides below the tile: one launch for all of them.
-    block_merge<<<tiles, tile_size / kKeysPerThread>>>(keys, size, ascending);
-    CHECK_LAUNCH();
-  }
+  });
 }

@@ -366,20 +366,24 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
   const unsigned tile_size = std::min(n, kTileSize);
   const unsigned tiles = n / tile_size;
   const unsigned tile_threads = std::max(1u, tile_size / kKeysPerThread);
-  // Every size up to the tile, in one launch.
-  block_sort<<<tiles, tile_threads>>>(keys, tile_size, ascending);
-  CHECK_LAUNCH();
-  for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
-    // Strides of a tile or more pair keys of different tiles: up to kStepsPerPass of them per
-    // launch, each launch a barrier between its steps and the next ones.
-    unsigned stride = size / 2;
-    while (stride >= tile_size) {
-      const unsigned steps = steps_in_pass(stride, tile_size);
-      launch_multistep(keys, n, size, stride, steps, ascending);
-      stride >>= steps;
+  // The launches in the order for_each_launch gives (bitonic_index.h), each one its kernel.
+  for_each_launch(n, [&](const Launch &launch) {
+    switch (launch.kernel) {
+      case Kernel::block_sort:
+        // Every size up to the tile, in one launch.
+        block_sort<<<tiles, tile_threads>>>(keys, tile_size, ascending);
+        CHECK_LAUNCH();
+        break;
+      case Kernel::multistep:
+        // Strides of a tile or more pair keys of different tiles: up to kStepsPerPass of them
+        // per launch, each launch a barrier between its steps and the next ones.
+        launch_multistep(keys, n, launch.size, launch.stride, launch.steps, ascending);
+        break;
+      case Kernel::block_merge:
+        // The strides below the tile: one launch for all of them.
+        block_merge<<<tiles, kBlockThreads>>>(keys, launch.size, ascending);
+        CHECK_LAUNCH();
+        break;
     }
-    // The strides below the tile: one launch for all of them.
-    block_merge<<<tiles, kBlockThreads>>>(keys, size, ascending);
-    CHECK_LAUNCH();
-  }
+  });
 }

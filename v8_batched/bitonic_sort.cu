@@ -15,8 +15,8 @@
 //   block_sort's loop), and every kernel takes its directions from a key's position in its
 //   array (index_in_array in bitonic_index.h), so that the last merge of every array runs in the
 //   requested order. multistep, sort_thread_keys, block_sort and block_merge take the array
-//   length for that; so do launch_multistep, bitonic_sort (one array of n keys) and
-//   launches_per_sort. The rest is v7's, with 8 keys per thread instead of 16 (kRegisterBits,
+//   length for that; so do launch_multistep, bitonic_sort (one array of n keys), for_each_launch
+//   and launches_per_sort. The rest is v7's, with 8 keys per thread instead of 16 (kRegisterBits,
 //   kTileSize and kTileBits in bitonic_index.h, and the examples of layout_slot and padded):
 //   not part of this idea but a tuning the chapter measures (h100_v8_mapping.csv) to suit short
 //   arrays better. Arrays of up to 8 keys are sorted inside one thread's registers, up to 256
@@ -368,23 +368,27 @@ void bitonic_sort_segments(int *keys, unsigned n, unsigned segment, bool ascendi
   const unsigned tile_size = std::min(n, kTileSize);
   const unsigned tiles = n / tile_size;
   const unsigned tile_threads = std::max(1u, tile_size / kKeysPerThread);
-  // Every size up to the tile, or up to the arrays' length, in one launch.
-  block_sort<<<tiles, tile_threads>>>(keys, tile_size, segment, ascending);
-  CHECK_LAUNCH();
-  // The network of each array stops at the array's length: sizes up to `segment`, not n.
-  for (unsigned size = 2 * tile_size; size <= segment; size *= 2) {
-    // Strides of a tile or more pair keys of different tiles: up to kStepsPerPass of them per
-    // launch, each launch a barrier between its steps and the next ones.
-    unsigned stride = size / 2;
-    while (stride >= tile_size) {
-      const unsigned steps = steps_in_pass(stride, tile_size);
-      launch_multistep(keys, n, size, stride, steps, segment, ascending);
-      stride >>= steps;
+  // The launches in the order for_each_launch gives (bitonic_index.h), each one its kernel;
+  // the network of each array stops at the array's length.
+  for_each_launch(n, segment, [&](const Launch &launch) {
+    switch (launch.kernel) {
+      case Kernel::block_sort:
+        // Every size up to the tile, or up to the arrays' length, in one launch.
+        block_sort<<<tiles, tile_threads>>>(keys, tile_size, segment, ascending);
+        CHECK_LAUNCH();
+        break;
+      case Kernel::multistep:
+        // Strides of a tile or more pair keys of different tiles: up to kStepsPerPass of them
+        // per launch, each launch a barrier between its steps and the next ones.
+        launch_multistep(keys, n, launch.size, launch.stride, launch.steps, segment, ascending);
+        break;
+      case Kernel::block_merge:
+        // The strides below the tile: one launch for all of them.
+        block_merge<<<tiles, kBlockThreads>>>(keys, launch.size, segment, ascending);
+        CHECK_LAUNCH();
+        break;
     }
-    // The strides below the tile: one launch for all of them.
-    block_merge<<<tiles, kBlockThreads>>>(keys, size, segment, ascending);
-    CHECK_LAUNCH();
-  }
+  });
 }
 
 void bitonic_sort(int *keys, unsigned n, bool ascending) {

@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""cpu suite (needs the programs, not a GPU): every stage's program prints with --trace-launches
+the launch plan of one sort, from the stage's own for_each_launch, and the tools take their plan
+from it (tools/course.py, launch_plan). For every stage and every n = 2^0 .. 2^30 the printed
+plan must have launches_per_sort(n) launches (the count the comment line states, and that the
+gpu suite holds the real launches to), numbered in order, and run the network's steps in order:
+each launch starts at the step after the last one of the launch before, and the steps add up to
+q(q + 1) / 2.
+
+Usage: trace_launches_test.py SOURCE_ROOT BUILD_DIR
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[1]), "tools"))
+import course  # noqa: E402
+
+build = os.path.abspath(sys.argv[2])
+
+
+def next_step(size, stride):
+    return (size, stride // 2) if stride > 1 else (size * 2, size)
+
+
+failures = []
+for stage in course.stage_names():
+    for q in range(0, 31):
+        n = 1 << q
+        plan, expected = course.launch_plan(build, stage, n)
+        where = f"{stage} --trace-launches --log2 {q}"
+        if len(plan) != expected:
+            failures.append(f"{where}: {len(plan)} launches printed, launches_per_sort says "
+                            f"{expected}")
+            continue
+        step = (2, 1)
+        total = 0
+        for index, launch in enumerate(plan):
+            if launch["launch"] != index or (launch["size"], launch["stride"]) != step or \
+                    launch["steps"] < 1:
+                failures.append(f"{where}: launch {index} is {launch}, expected the step "
+                                f"{step} next")
+                break
+            for _ in range(launch["steps"]):
+                step = next_step(*step)
+            total += launch["steps"]
+        if total != q * (q + 1) // 2:
+            failures.append(f"{where}: the launches run {total} steps, the network has "
+                            f"{q * (q + 1) // 2}")
+    print(f"{stage}: plans of 2^0 .. 2^30 checked", flush=True)
+for failure in failures[:20]:
+    print("FAIL", failure)
+sys.exit(1 if failures else 0)
