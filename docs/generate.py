@@ -32,17 +32,11 @@ import tables  # noqa: E402
 ROOT = course.ROOT
 FIGURES = os.path.join(DOCS, "figures")
 
-# Each stage's prediction at 2^29 as a range of speedups over the stage before, read off the
-# "Prediction" of its bitonic_sort.cu header (the tally in docs/11_results.md checks them).
-PREDICTIONS = {
-    "v1_fused": (1.9, 2.3, "launches 435 -> 210, time down about as much (2.1x)"),
-    "v2_shared": (1.05, 1.15, "5-15% at 2^24 and above"),
-    "v3_warp": (1.0, 1.05, "a few percent at most at 2^24 and above"),
-    "v4_half_threads": (1.05, 1.15, "about the 10% of passes"),
-    "v5_bank_free": (1.0, 1.02, "none measurable at 2^24 and above"),
-    "v6_multistep": (2.0, 2.6, "passes 190 -> 55, about 120 ms: a little over 2x"),
-    "v7_register_tile": (1.5, 1.9, "passes 55 -> 47, block_merge near one copy: 1.5x to 1.9x"),
-}
+def predictions():
+    """Each stage's predicted speedup at 2^29, from the last line of its header's Prediction
+    (course.predicted_speedup): {stage: (low, high, summary)}."""
+    found = {stage: course.predicted_speedup(stage) for stage in course.course_stage_names()}
+    return {stage: prediction for stage, prediction in found.items() if prediction}
 
 
 class UnknownBlock(Exception):
@@ -182,7 +176,7 @@ def generated_blocks(tour, profile, network_dump):
         "distributions": tables.distributions_table,
         "distributions-v0": lambda: tables.distributions_table(["v0_naive"]),
         "swaps": lambda: tables.swaps_table(network_dump),
-        "tally": lambda: tables.tally(tour, PREDICTIONS),
+        "tally": lambda: tables.tally(tour, predictions()),
         "written-v0": lambda: tables.written_table(profile, "v0_naive", 27, "bitonic_step"),
         "stride-classes": lambda: tables.stride_table(
             profile, ["v0_naive", "v5_bank_free", "v6_multistep"]),

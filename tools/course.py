@@ -267,6 +267,21 @@ def header_section(path, title):
 REPLACED_SECTION = re.compile(r"section\s+\((\w+)\s+to\s+(\w+)\)\s+is\s+replaced\s+whole")
 
 
+PREDICTED = re.compile(r"Speedup at 2\^29 over the stage before: ([\d.]+)x \.\. ([\d.]+)x; (.*)\.$",
+                       re.S)
+
+
+def predicted_speedup(stage):
+    """(low, high, summary) of the line "Speedup at 2^29 over the stage before: LOWx .. HIGHx;
+    SUMMARY." that ends the Prediction of the stage's header, or None: the one place a stage's
+    prediction is written, which docs/generate.py tallies against the measurement."""
+    section = header_section(os.path.join(ROOT, stage, "bitonic_sort.cu"), "Prediction")
+    text = " ".join(line.lstrip("/").strip() for line in section.splitlines())
+    start = text.find("Speedup at 2^29")
+    match = PREDICTED.match(text[start:]) if start >= 0 else None
+    return (float(match.group(1)), float(match.group(2)), match.group(3)) if match else None
+
+
 def replaced_section(stage):
     """(first, last) definition of the section of bitonic_sort.cu that the stage's header
     declares replaced whole ("section (FIRST to LAST) is replaced whole"), or None."""

@@ -27,6 +27,7 @@
 //   passes. bitonic_step moves the same bytes with half the threads; if it was already at the
 //   memory's speed it stays there, and the sort gains about the 10% of passes. The in-block
 //   kernels do the same compares with half the threads, so they should gain at 2^20 and below.
+//   Speedup at 2^29 over the stage before: 1.05x .. 1.15x; about the 10% of passes.
 //
 // Build and run
 //   meson setup build && meson compile -C build v4_half_threads
