@@ -90,11 +90,12 @@ def main():
         return
     ncu = None if arguments.sass_only else course.find_tool("ncu")
     gpu, driver, date = course.gpu_name(), course.nvidia_driver(), course.today()
-    # The stages whose kernels reserve shared memory, as the compiler reports it.
-    nvcc, arch = course.find_tool("nvcc"), course.nvidia_smi("compute_cap").replace(".", "")
+    # The stages whose kernels reserve shared memory, as the compiler reports it (for sm_75, the
+    # oldest architecture CUDA 13 builds for: a kernel's __shared__ arrays are the same on any).
+    nvcc = course.find_tool("nvcc")
     programs = [(stage, course.program_command(arguments.build, stage)[0])
                 for stage in course.stage_names()
-                if any(shared > 0 for _, _, shared in registers.stage_kernels(nvcc, stage, arch))]
+                if any(shared > 0 for _, _, shared in registers.stage_kernels(nvcc, stage, "75"))]
     programs += [tuple(extra.split("=", 1)) for extra in arguments.extra]
     records = []
     for stage, program in [] if arguments.sass_only else programs:

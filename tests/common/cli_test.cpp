@@ -199,3 +199,13 @@ TEST_CASE("the help text names every option and the exit codes") {
   CHECK(contains(text, "exit codes: 0 success, 1 validation failed, 2 bad command line"));
   CHECK_FALSE(contains(usage_text(kStage), "--algo"));
 }
+
+TEST_CASE("--trace-launches: the stages only, with the size from --log2 or -n") {
+  const ProgramSpec tracing{"v6_multistep", {}, false, true};
+  CHECK(parse({"--trace-launches", "--log2", "24"}, tracing).trace_launches);
+  CHECK_FALSE(parse({"--log2", "24"}, tracing).trace_launches);
+  CHECK(contains(refusal({"--trace-launches", "--input", "keys.bin"}, tracing),
+                 "--trace-launches takes the number of keys from --log2 or -n"));
+  CHECK(contains(refusal({"--trace-launches=yes"}, tracing), "--trace-launches"));
+  CHECK(contains(refusal({"--trace-launches"}, kBaselines), "unknown option '--trace-launches'"));
+}

@@ -12,6 +12,7 @@
 
 #include "bitonic_index.h"
 #include "block_player.h"
+#include "launch_steps.h"
 #include "reference.h"
 
 TEST_CASE("directions from the position in the array give every array its own network") {
@@ -84,22 +85,21 @@ TEST_CASE("block_sort with arrays shorter than its tile runs every array's own n
   }
 }
 
-TEST_CASE("launches_per_segment_sort counts the launches of bitonic_sort_segments") {
+TEST_CASE("the launches for arrays of L keys run every array's network once, in order") {
+  // for_each_launch(n, L) is the plan bitonic_sort_segments walks: its launches, their steps
+  // expanded in the network's order, must be the steps of the reference network of L keys, and
+  // launches_per_segment_sort(n, L) must count them.
   for (unsigned q = 1; q <= 30; ++q) {
     const unsigned n = 1u << q;
     for (unsigned segment = 2; segment <= n; segment *= 2) {
-      unsigned long long launches = 1;
-      const unsigned tile_size = n < kTileSize ? n : kTileSize;
-      for (unsigned size = 2 * tile_size; size <= segment; size *= 2) {
-        unsigned stride = size / 2;
-        while (stride >= tile_size) {
-          stride >>= steps_in_pass(stride, tile_size);
-          ++launches;
-        }
-        ++launches;
-      }
       INFO("n = 2^" << q << ", arrays of " << segment);
-      CHECK(launches_per_segment_sort(n, segment) == launches);
+      unsigned long long count = 0;
+      bool named = false;
+      const auto steps =
+          launch_steps([&](auto visit) { for_each_launch(n, segment, visit); }, count, named);
+      CHECK(steps == network_steps(segment));
+      CHECK(count == launches_per_segment_sort(n, segment));
+      CHECK(named);
     }
     CHECK(launches_per_segment_sort(n, n) == launches_per_sort(n));
   }
