@@ -4,7 +4,6 @@
 
 #include <charconv>
 #include <set>
-#include <sstream>
 
 #include "errors.h"
 #include "padding.h"
@@ -37,14 +36,6 @@ std::uint64_t parse_whole_number(const std::string &option, const std::string &t
   return value;
 }
 
-std::string distribution_list() {
-  std::string names;
-  for (Distribution distribution : all_distributions()) {
-    names += (names.empty() ? "" : ", ") + std::string(distribution_name(distribution));
-  }
-  return names;
-}
-
 std::string join(const std::vector<std::string> &words) {
   std::string joined;
   for (const std::string &word : words) {
@@ -53,125 +44,174 @@ std::string join(const std::vector<std::string> &words) {
   return joined;
 }
 
-}  // namespace
+std::string distribution_list() {
+  std::vector<std::string> names;
+  for (Distribution distribution : all_distributions()) {
+    names.push_back(distribution_name(distribution));
+  }
+  return join(names);
+}
 
-Options parse_command_line(const std::vector<std::string> &arguments, const ProgramSpec &program) {
-  Options options;
-  bool log2_given = false;
-  bool n_given = false;
-  bool csv = false;
-  bool json = false;
-  // Every option that was given: one given twice is refused, not silently overridden.
-  std::set<std::string> given;
-  for (std::size_t i = 0; i < arguments.size(); ++i) {
-    std::string option = arguments[i];
-    std::string value;
-    bool has_inline_value = false;
-    // "--name=value" is the same as "--name value".
-    const std::size_t equals = option.find('=');
-    if (option.rfind("-", 0) == 0 && equals != std::string::npos) {
-      value = option.substr(equals + 1);
-      option = option.substr(0, equals);
-      has_inline_value = true;
-    }
-    auto take_value = [&]() -> std::string {
-      if (has_inline_value) {
-        return value;
-      }
-      if (i + 1 >= arguments.size()) {
-        bad_argument(option + " needs a value");
-      }
-      return arguments[++i];
-    };
-    auto refuse_value = [&]() {
-      if (has_inline_value) {
-        bad_argument(option + " takes no value, got '" + value + "'");
-      }
-    };
-    if (option.rfind("-", 0) == 0 && !given.insert(option == "-h" ? "--help" : option).second) {
-      bad_argument(option + " is given twice: give it once");
-    }
+// Which programs take an option: every program, or only those of a ProgramSpec's kind.
+enum class TakenBy { kAll, kSegments, kAlgorithms, kTraces };
 
-    if (option == "-h" || option == "--help") {
-      refuse_value();
-      options.help = true;
-    } else if (option == "--log2") {
-      // 2^30 is the most keys a run sorts (padding.h).
-      const std::uint64_t log2 = parse_whole_number(option, take_value(), 0, 30);
-      options.n = std::uint64_t{1} << log2;
-      log2_given = true;
-    } else if (option == "-n") {
-      options.n = parse_whole_number(option, take_value(), 1, kMaxKeys);
-      n_given = true;
-    } else if (option == "--order") {
-      const std::string order = take_value();
-      if (order != "asc" && order != "desc") {
-        bad_argument("--order expects asc or desc, got '" + order + "'");
-      }
-      options.ascending = order == "asc";
-    } else if (option == "--dist") {
-      const std::string name = take_value();
-      if (!parse_distribution(name, &options.distribution)) {
-        bad_argument("--dist expects one of " + distribution_list() + ", got '" + name + "'");
-      }
-    } else if (option == "--seed") {
-      options.seed = parse_whole_number(option, take_value(), 0, UINT64_MAX);
-    } else if (option == "--reps") {
-      options.reps = static_cast<int>(parse_whole_number(option, take_value(), 1, 100000));
-    } else if (option == "--no-validate") {
-      refuse_value();
-      options.validate = false;
-    } else if (option == "--csv") {
-      refuse_value();
-      csv = true;
-    } else if (option == "--json") {
-      refuse_value();
-      json = true;
-    } else if (option == "--no-header") {
-      refuse_value();
-      options.header = false;
-    } else if (option == "--device") {
-      options.device = static_cast<int>(parse_whole_number(option, take_value(), 0, 1023));
-    } else if (option == "--input") {
-      options.input_path = take_value();
-      if (options.input_path.empty()) {
-        bad_argument("--input needs a file name");
-      }
-    } else if (option == "--output") {
-      options.output_path = take_value();
-      if (options.output_path.empty()) {
-        bad_argument("--output needs a file name");
-      }
-    } else if (option == "--trace-launches" && program.traces) {
-      refuse_value();
-      options.trace_launches = true;
-    } else if (option == "--segment" && program.segments) {
-      options.segment = parse_whole_number(option, take_value(), 2, kMaxKeys);
-      if ((options.segment & (options.segment - 1)) != 0) {
-        bad_argument("--segment expects a power of two (2, 4, 8, ...), got " +
-                     std::to_string(options.segment));
-      }
-    } else if (option == "--algo" && !program.algorithms.empty()) {
-      options.algorithm = take_value();
-      bool known = false;
-      for (const std::string &name : program.algorithms) {
-        known = known || name == options.algorithm;
-      }
-      if (!known) {
-        bad_argument("--algo expects one of " + join(program.algorithms) + ", got '" +
-                     options.algorithm + "'");
-      }
-    } else if (option.rfind("-", 0) == 0) {
-      bad_argument("unknown option '" + option + "'");
-    } else {
-      bad_argument("unexpected argument '" + option + "'");
+bool takes(const ProgramSpec &program, TakenBy taken_by) {
+  switch (taken_by) {
+    case TakenBy::kSegments:
+      return program.segments;
+    case TakenBy::kAlgorithms:
+      return !program.algorithms.empty();
+    case TakenBy::kTraces:
+      return program.traces;
+    case TakenBy::kAll:
+      break;
+  }
+  return true;
+}
+
+// An option as given on the command line: its name, its value ("" for a flag), and the program.
+struct Given {
+  const std::string &name;
+  const std::string &value;
+  const ProgramSpec &program;
+};
+
+// One option: its name, its value in --help (nullptr for a flag, which takes none), what it does
+// to the options, and its --help text after a section heading when one starts there. The table
+// below is both the parser and --help.
+struct OptionSpec {
+  const char *heading;
+  const char *name;
+  const char *value;
+  TakenBy taken_by;
+  const char *help;
+  void (*apply)(Options &options, const Given &given);
+};
+
+std::string text(const std::string &name, const std::string &value, const char *what) {
+  if (value.empty()) {
+    bad_argument(name + " needs " + what);
+  }
+  return value;
+}
+
+const OptionSpec kOptionSpecs[] = {
+    {"size (give at most one; default --log2 20)", "--log2", "Q", TakenBy::kAll,
+     "sort n = 2^Q keys, Q from 0 to 30",
+     [](Options &options, const Given &given) {
+       // 2^30 is the most keys a run sorts (padding.h).
+       options.n = std::uint64_t{1} << parse_whole_number(given.name, given.value, 0, 30);
+     }},
+    {nullptr, "-n", "N", TakenBy::kAll,
+     "sort N keys, N from 1 to 1073741824 (any N: padded to 2^k)",
+     [](Options &options, const Given &given) {
+       options.n = parse_whole_number(given.name, given.value, 1, kMaxKeys);
+     }},
+    {"keys", "--dist", "NAME", TakenBy::kAll, nullptr,
+     [](Options &options, const Given &given) {
+       if (!parse_distribution(given.value, &options.distribution)) {
+         bad_argument("--dist expects one of " + distribution_list() + ", got '" + given.value +
+                      "'");
+       }
+     }},
+    {nullptr, "--seed", "S", TakenBy::kAll, "seed of the generator (default 1)",
+     [](Options &options, const Given &given) {
+       options.seed = parse_whole_number(given.name, given.value, 0, UINT64_MAX);
+     }},
+    {nullptr, "--input", "FILE", TakenBy::kAll,
+     "sort the keys of a raw little-endian int32 file instead",
+     [](Options &options, const Given &given) {
+       options.input_path = text(given.name, given.value, "a file name");
+     }},
+    {nullptr, "--output", "FILE", TakenBy::kAll,
+     "write the sorted keys to FILE (raw little-endian int32); the file\n"
+     "                  is written completely or not at all",
+     [](Options &options, const Given &given) {
+       options.output_path = text(given.name, given.value, "a file name");
+     }},
+    {"run", "--order", "asc|desc", TakenBy::kAll, "sort ascending (default) or descending",
+     [](Options &options, const Given &given) {
+       if (given.value != "asc" && given.value != "desc") {
+         bad_argument("--order expects asc or desc, got '" + given.value + "'");
+       }
+       options.ascending = given.value == "asc";
+     }},
+    {nullptr, "--reps", "R", TakenBy::kAll,
+     "timed repetitions after one warm-up (default 10); the median counts",
+     [](Options &options, const Given &given) {
+       options.reps = static_cast<int>(parse_whole_number(given.name, given.value, 1, 100000));
+     }},
+    {nullptr, "--device", "ID", TakenBy::kAll, "CUDA device to use (default 0)",
+     [](Options &options, const Given &given) {
+       options.device = static_cast<int>(parse_whole_number(given.name, given.value, 0, 1023));
+     }},
+    {nullptr, "--no-validate", nullptr, TakenBy::kAll, "skip the comparison with std::sort",
+     [](Options &options, const Given &) { options.validate = false; }},
+    {nullptr, "--segment", "L", TakenBy::kSegments,
+     "sort n / L separate arrays of L keys each, every one in the\n"
+     "                  requested order (L a power of two, n a multiple of L)",
+     [](Options &options, const Given &given) {
+       options.segment = parse_whole_number(given.name, given.value, 2, kMaxKeys);
+       if ((options.segment & (options.segment - 1)) != 0) {
+         bad_argument("--segment expects a power of two (2, 4, 8, ...), got " + given.value);
+       }
+     }},
+    {nullptr, "--algo", "NAME", TakenBy::kAlgorithms, nullptr,
+     [](Options &options, const Given &given) {
+       for (const std::string &name : given.program.algorithms) {
+         if (name == given.value) {
+           options.algorithm = given.value;
+           return;
+         }
+       }
+       bad_argument("--algo expects one of " + join(given.program.algorithms) + ", got '" +
+                    given.value + "'");
+     }},
+    {nullptr, "--trace-launches", nullptr, TakenBy::kTraces,
+     "print the kernel launches of one sort of n keys (padded to 2^k),\n"
+     "                  one CSV line each, and exit; needs no GPU",
+     [](Options &options, const Given &) { options.trace_launches = true; }},
+    {"report", "--csv", nullptr, TakenBy::kAll,
+     "one CSV record (with a header line) instead of the text report",
+     [](Options &options, const Given &) { options.format = OutputFormat::kCsv; }},
+    {nullptr, "--no-header", nullptr, TakenBy::kAll, "with --csv, leave out the header line",
+     [](Options &options, const Given &) { options.header = false; }},
+    {nullptr, "--help", nullptr, TakenBy::kAll, "print this text",
+     [](Options &options, const Given &) { options.help = true; }},
+};
+
+// The option called `name` that `program` takes, or nullptr. "-h" is "--help".
+const OptionSpec *find_option(const std::string &name, const ProgramSpec &program) {
+  for (const OptionSpec &spec : kOptionSpecs) {
+    if ((name == spec.name || (name == "-h" && std::string(spec.name) == "--help")) &&
+        takes(program, spec.taken_by)) {
+      return &spec;
     }
   }
+  return nullptr;
+}
 
-  if (log2_given && n_given) {
+// The --help text of one option; --dist and --algo list their names, which the program knows.
+std::string option_help(const OptionSpec &spec, const ProgramSpec &program) {
+  const std::string name = std::string(std::string(spec.name) == "--help" ? "-h, " : "") +
+      spec.name + (spec.value ? std::string(" ") + spec.value : "");
+  std::string help = spec.help ? spec.help : "";
+  if (std::string(spec.name) == "--dist") {
+    help = distribution_list() + " (default uniform)";
+  } else if (std::string(spec.name) == "--algo") {
+    help = "run one of " + join(program.algorithms) + " (default: all)";
+  }
+  std::string line = "  " + name;
+  // Help texts start in column 18, or two spaces after a longer name.
+  line += line.size() < 16 ? std::string(18 - line.size(), ' ') : "  ";
+  return line + help + "\n";
+}
+
+// Refuses options that contradict each other; `given` holds every option on the line.
+void check_combinations(const Options &options, const std::set<std::string> &given) {
+  if (given.count("--log2") && given.count("-n")) {
     bad_argument("--log2 and -n both set the number of keys: give one of them");
   }
-  options.size_given = log2_given || n_given;
   if (!options.input_path.empty() && options.size_given) {
     bad_argument("--input takes the number of keys from the file: drop --log2 and -n");
   }
@@ -183,16 +223,48 @@ Options parse_command_line(const std::vector<std::string> &arguments, const Prog
   if (options.trace_launches && !options.input_path.empty()) {
     bad_argument("--trace-launches takes the number of keys from --log2 or -n: drop --input");
   }
-  if (csv && json) {
-    bad_argument("--csv and --json both choose the output format: give one of them");
-  }
-  options.format = csv ? OutputFormat::kCsv : json ? OutputFormat::kJson : OutputFormat::kHuman;
-  if (!options.output_path.empty() && options.output_path == options.input_path) {
-    bad_argument("--output names the --input file; write the result to another file");
-  }
   if (options.segment != 0 && options.input_path.empty()) {
     check_segment(options.segment, options.n, "");
   }
+}
+
+}  // namespace
+
+Options parse_command_line(const std::vector<std::string> &arguments, const ProgramSpec &program) {
+  Options options;
+  // Every option that was given: one given twice is refused, not silently overridden.
+  std::set<std::string> given;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    // "--name=value" is the same as "--name value".
+    std::string name = arguments[i];
+    const std::size_t equals = name.find('=');
+    const bool inline_value = name.rfind("-", 0) == 0 && equals != std::string::npos;
+    if (inline_value) {
+      name = name.substr(0, equals);
+    }
+    const OptionSpec *spec = find_option(name, program);
+    if (spec == nullptr) {
+      bad_argument(name.rfind("-", 0) == 0 ? "unknown option '" + name + "'"
+                                           : "unexpected argument '" + name + "'");
+    }
+    if (!given.insert(spec->name).second) {
+      bad_argument(name + " is given twice: give it once");
+    }
+    std::string value;
+    if (spec->value == nullptr && inline_value) {
+      bad_argument(name + " takes no value, got '" + arguments[i].substr(equals + 1) + "'");
+    } else if (inline_value) {
+      value = arguments[i].substr(equals + 1);
+    } else if (spec->value != nullptr) {
+      if (i + 1 >= arguments.size()) {
+        bad_argument(name + " needs a value");
+      }
+      value = arguments[++i];
+    }
+    spec->apply(options, Given{name, value, program});
+  }
+  options.size_given = given.count("--log2") || given.count("-n");
+  check_combinations(options, given);
   return options;
 }
 
@@ -204,45 +276,17 @@ void check_segment(std::uint64_t segment, std::uint64_t n, const std::string &wh
 }
 
 std::string usage_text(const ProgramSpec &program) {
-  std::ostringstream text;
-  text << "usage: " << program.name << " [options]\n"
-       << "\n"
-       << "Sorts 32-bit signed integers on the GPU, checks the result against std::sort and\n"
-       << "reports the median time of several runs.\n"
-       << "\n"
-       << "size (give at most one; default --log2 20):\n"
-       << "  --log2 Q        sort n = 2^Q keys, Q from 0 to 30\n"
-       << "  -n N            sort N keys, N from 1 to 1073741824 (any N: padded to 2^k)\n"
-       << "keys:\n"
-       << "  --dist NAME     " << distribution_list() << " (default uniform)\n"
-       << "  --seed S        seed of the generator (default 1)\n"
-       << "  --input FILE    sort the keys of a raw little-endian int32 file instead\n"
-       << "  --output FILE   write the sorted keys to FILE (raw little-endian int32); the file\n"
-       << "                  is written completely or not at all\n"
-       << "run:\n"
-       << "  --order asc|desc  sort ascending (default) or descending\n"
-       << "  --reps R        timed repetitions after one warm-up (default 10); the median counts\n"
-       << "  --device ID     CUDA device to use (default 0)\n"
-       << "  --no-validate   skip the comparison with std::sort\n";
-  if (program.segments) {
-    text << "  --segment L     sort n / L separate arrays of L keys each, every one in the\n"
-         << "                  requested order (L a power of two, n a multiple of L)\n";
+  std::string text = "usage: " + program.name +
+      " [options]\n\n"
+      "Sorts 32-bit signed integers on the GPU, checks the result against std::sort and\n"
+      "reports the median time of several runs.\n\n";
+  for (const OptionSpec &spec : kOptionSpecs) {
+    if (takes(program, spec.taken_by)) {
+      text += (spec.heading ? std::string(spec.heading) + ":\n" : "") + option_help(spec, program);
+    }
   }
-  if (!program.algorithms.empty()) {
-    text << "  --algo NAME     run one of " << join(program.algorithms) << " (default: all)\n";
-  }
-  if (program.traces) {
-    text << "  --trace-launches  print the kernel launches of one sort of n keys (padded to 2^k),\n"
-         << "                  one CSV line each, and exit; needs no GPU\n";
-  }
-  text << "report:\n"
-       << "  --csv           one CSV record (with a header line) instead of the text report\n"
-       << "  --json          one JSON object instead of the text report\n"
-       << "  --no-header     with --csv, leave out the header line\n"
-       << "  -h, --help      print this text\n"
-       << "\n"
-       << "exit codes: 0 success, 1 validation failed, 2 bad command line or input file,\n"
-       << "            3 no usable CUDA device or a CUDA error, 4 not enough device or host "
-          "memory\n";
-  return text.str();
+  return text +
+      "\n"
+      "exit codes: 0 success, 1 validation failed, 2 bad command line or input file,\n"
+      "            3 no usable CUDA device or a CUDA error, 4 not enough device or host memory\n";
 }

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "data.h"
+#include "keys.h"
 
-enum class OutputFormat { kHuman, kCsv, kJson };
+enum class OutputFormat { kHuman, kCsv };
 
 struct Options {
   // Number of keys; from --log2 Q (n = 2^Q) or -n N. With --input, the file decides.

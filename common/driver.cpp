@@ -9,16 +9,25 @@
 #include <new>
 
 #include "cli.h"
-#include "data.h"
 #include "device.h"
 #include "errors.h"
 #include "host_memory.h"
+#include "key_files.h"
+#include "keys.h"
 #include "padding.h"
-#include "reference.h"
 #include "report.h"
 #include "validate.h"
 
 namespace {
+
+// The keys of a run and what std::sort makes of them.
+struct Input {
+  std::vector<int> keys;
+  // Empty with --no-validate.
+  std::vector<int> expected;
+  bool from_file = false;
+  DeviceInfo device;
+};
 
 TimedRun time_host_sort(const HostSort &sort, const std::vector<int> &input, std::size_t segment,
                         bool ascending, int reps) {
@@ -52,28 +61,26 @@ std::string host_cpu_name() {
 
 // The report of one run, everything but the validation result.
 Report describe_run(const Algorithm &algorithm, const TimedRun &run, const Options &options,
-                    const DeviceInfo &device, std::uint64_t n, bool from_file) {
+                    const Input &input) {
   Report report;
   report.program = algorithm.name;
-  if (algorithm.device_sort) {
-    report.device = device.name;
-    report.compute_capability = device.compute_capability;
-    report.cuda_runtime = device.runtime_version;
-    report.cuda_driver = device.driver_version;
-  } else {
-    report.device = host_cpu_name();
-    report.on_host = true;
+  report.on_host = algorithm.kind == Kind::kHost;
+  report.device = report.on_host ? host_cpu_name() : input.device.name;
+  if (!report.on_host) {
+    report.compute_capability = input.device.compute_capability;
+    report.cuda_runtime = input.device.runtime_version;
+    report.cuda_driver = input.device.driver_version;
   }
-  report.n = n;
+  report.n = input.keys.size();
   report.padded_n = run.padded_n;
   report.ascending = options.ascending;
-  report.distribution = from_file ? "file" : distribution_name(options.distribution);
+  report.distribution = input.from_file ? "file" : distribution_name(options.distribution);
   report.seed = options.seed;
   report.segment = options.segment;
-  if (algorithm.launches_are_passes) {
+  if (algorithm.kind == Kind::kStage) {
     report.launches = static_cast<long long>(run.launches);
     report.passes = report.launches;
-  } else if (algorithm.is_copy) {
+  } else if (algorithm.kind == Kind::kCopy) {
     report.passes = 1;
   }
   report.reps = options.reps;
@@ -83,64 +90,21 @@ Report describe_run(const Algorithm &algorithm, const TimedRun &run, const Optio
 }
 
 void print_report(const Options &options, const Report &report, bool first) {
-  switch (options.format) {
-    case OutputFormat::kHuman:
-      if (!first) {
-        std::cout << "\n";
-      }
-      print_text(std::cout, report);
-      break;
-    case OutputFormat::kCsv:
-      if (first && options.header) {
-        print_csv_header(std::cout);
-      }
-      print_csv(std::cout, report);
-      break;
-    case OutputFormat::kJson:
-      print_json(std::cout, report);
-      break;
+  if (options.format == OutputFormat::kCsv) {
+    if (first && options.header) {
+      print_csv_header(std::cout);
+    }
+    print_csv(std::cout, report);
+  } else {
+    std::cout << (first ? "" : "\n");
+    print_text(std::cout, report);
   }
   std::cout.flush();
 }
 
-}  // namespace
-
-Algorithm device_algorithm(const std::string &name, void (*sort)(int *, unsigned, bool)) {
-  Algorithm algorithm;
-  algorithm.name = name;
-  algorithm.device_sort = [sort](int *keys, unsigned n, unsigned, bool ascending) {
-    sort(keys, n, ascending);
-  };
-  return algorithm;
-}
-
-Algorithm segmented_device_algorithm(const std::string &name,
-                                     void (*sort_segments)(int *, unsigned, unsigned, bool)) {
-  Algorithm algorithm;
-  algorithm.name = name;
-  algorithm.device_sort = sort_segments;
-  algorithm.sorts_segments = true;
-  return algorithm;
-}
-
-Algorithm stage_algorithm(const std::string &name, void (*sort)(int *, unsigned, bool)) {
-  Algorithm algorithm = device_algorithm(name, sort);
-  algorithm.pads_to_power_of_two = true;
-  algorithm.launches_are_passes = true;
-  return algorithm;
-}
-
-Algorithm segmented_stage_algorithm(const std::string &name,
-                                    void (*sort_segments)(int *, unsigned, unsigned, bool)) {
-  Algorithm algorithm = segmented_device_algorithm(name, sort_segments);
-  algorithm.pads_to_power_of_two = true;
-  algorithm.launches_are_passes = true;
-  return algorithm;
-}
-
-int run_program(int argc, char **argv, const std::string &program_name,
-                const std::vector<Algorithm> &algorithms) {
-  ProgramSpec program{program_name, {}, false};
+// What the command line describes for these algorithms.
+ProgramSpec program_spec(const std::string &name, const std::vector<Algorithm> &algorithms) {
+  ProgramSpec program{name, {}, false};
   for (const Algorithm &algorithm : algorithms) {
     if (algorithms.size() > 1) {
       program.algorithms.push_back(algorithm.name);
@@ -148,116 +112,149 @@ int run_program(int argc, char **argv, const std::string &program_name,
     program.segments = program.segments || algorithm.sorts_segments;
     program.traces = program.traces || static_cast<bool>(algorithm.print_launches);
   }
-  try {
-    const Options options =
-        parse_command_line(std::vector<std::string>(argv + 1, argv + argc), program);
-    if (options.help) {
-      std::cout << usage_text(program);
-      return kExitSuccess;
-    }
-    if (options.trace_launches) {
-      // The plan of one sort, from the stage's own for_each_launch: no keys, no GPU.
-      const std::uint64_t padded = next_power_of_two(options.n);
-      algorithms.front().print_launches(
-          static_cast<unsigned>(padded),
-          static_cast<unsigned>(options.segment == 0 ? padded : options.segment));
-      return kExitSuccess;
-    }
-    std::vector<const Algorithm *> chosen;
-    for (const Algorithm &algorithm : algorithms) {
-      const bool named = options.algorithm.empty() || options.algorithm == algorithm.name;
-      if (named && options.segment != 0 && !algorithm.sorts_segments) {
-        if (!options.algorithm.empty()) {
-          throw FatalError(
-              kExitBadInput,
-              "--segment: " + algorithm.name + " sorts whole arrays only (see --help)");
-        }
-      } else if (named) {
-        chosen.push_back(&algorithm);
-      }
-    }
-    if (!options.output_path.empty() && chosen.size() > 1) {
-      throw FatalError(kExitBadInput, "--output keeps the keys of one sort: add --algo NAME");
-    }
-    // Made now, so that an output that cannot be written fails before any work is done.
-    std::unique_ptr<OutputFile> output;
-    if (!options.output_path.empty()) {
-      output = std::make_unique<OutputFile>(options.output_path);
-    }
+  return program;
+}
 
-    const bool from_file = !options.input_path.empty();
-    if (from_file && output && output->is_same_file_as(options.input_path)) {
+// The algorithms to run: the one --algo names, or all (with --segment, all that sort segments).
+std::vector<const Algorithm *> chosen_algorithms(const std::vector<Algorithm> &algorithms,
+                                                 const Options &options) {
+  std::vector<const Algorithm *> chosen;
+  for (const Algorithm &algorithm : algorithms) {
+    const bool named = options.algorithm.empty() || options.algorithm == algorithm.name;
+    if (named && options.segment != 0 && !algorithm.sorts_segments) {
+      if (!options.algorithm.empty()) {
+        throw FatalError(kExitBadInput,
+                         "--segment: " + algorithm.name + " sorts whole arrays only (see --help)");
+      }
+    } else if (named) {
+      chosen.push_back(&algorithm);
+    }
+  }
+  if (!options.output_path.empty() && chosen.size() > 1) {
+    throw FatalError(kExitBadInput, "--output keeps the keys of one sort: add --algo NAME");
+  }
+  return chosen;
+}
+
+// The keys (generated or read), the device, and the expected result, each checked in the order
+// that reports a mistake soonest: generated keys come after the device, so that a machine
+// without one says so at once instead of after making 2^30 keys; a file's keys come first,
+// since a bad file is the first thing to report.
+Input load_input(const Options &options, bool uses_device) {
+  Input input;
+  input.from_file = !options.input_path.empty();
+  if (uses_device && !input.from_file) {
+    input.device = select_device(options.device);
+  }
+  // The input, the expected result, the output, and the pinned input and output buffers.
+  const std::uint64_t host_bytes_per_key = 5 * sizeof(int);
+  const std::uint64_t known = input.from_file ? known_key_count(options.input_path) : options.n;
+  if (known != 0) {
+    require_host_memory(known * host_bytes_per_key, std::to_string(known) + " keys on the host");
+  }
+  input.keys = input.from_file ? read_keys_file(options.input_path)
+                               : generate_keys(options.distribution, options.n, options.seed);
+  const std::uint64_t n = input.keys.size();
+  if (known == 0) {
+    require_host_memory(n * host_bytes_per_key, std::to_string(n) + " keys on the host");
+  }
+  if (input.from_file && options.segment != 0) {
+    check_segment(options.segment, n, "the number of keys in '" + options.input_path + "'");
+  }
+  if (uses_device && input.from_file) {
+    input.device = select_device(options.device);
+  }
+  if (options.validate) {
+    input.expected = options.segment == 0
+        ? std_sorted_copy(input.keys, options.ascending)
+        : std_sorted_segments_copy(input.keys, options.segment, options.ascending);
+  }
+  return input;
+}
+
+// Runs and reports one algorithm; writes its keys to `output` if it sorted them correctly.
+ExitCode run_algorithm(const Algorithm &algorithm, const Options &options, const Input &input,
+                       OutputFile *output, bool first, const std::string &program_name) {
+  const TimedRun run = algorithm.kind == Kind::kHost
+      ? time_host_sort(algorithm.host_sort, input.keys,
+                       options.segment == 0 ? input.keys.size() : options.segment,
+                       options.ascending, options.reps)
+      : time_device_sort(algorithm.device_sort, algorithm.kind == Kind::kStage, input.keys,
+                         options.segment, options.ascending, 1, options.reps);
+  Report report = describe_run(algorithm, run, options, input);
+  report.validation = "skipped";
+  ExitCode status = kExitSuccess;
+  if (options.validate) {
+    const bool copy = algorithm.kind == Kind::kCopy;
+    const Validation validation = compare_keys(copy ? input.keys : input.expected, run.output);
+    report.validation = validation.passed() ? "pass" : "FAIL";
+    if (!validation.passed()) {
+      std::cerr << program_name << ": validation failed for " << algorithm.name << ": "
+                << describe_mismatches(validation, input.keys.size(),
+                                       copy ? "the input" : "std::sort", options.segment)
+                << "\n";
+      status = kExitValidationFailed;
+    }
+  }
+  print_report(options, report, first);
+  if (output != nullptr && status == kExitSuccess) {
+    output->commit(run.output);
+  }
+  return status;
+}
+
+int run(const std::vector<std::string> &arguments, const std::string &program_name,
+        const std::vector<Algorithm> &algorithms) {
+  const ProgramSpec program = program_spec(program_name, algorithms);
+  const Options options = parse_command_line(arguments, program);
+  if (options.help) {
+    std::cout << usage_text(program);
+    return kExitSuccess;
+  }
+  if (options.trace_launches) {
+    // The plan of one sort, from the stage's own for_each_launch: no keys, no GPU.
+    const std::uint64_t padded = next_power_of_two(options.n);
+    algorithms.front().print_launches(
+        static_cast<unsigned>(padded),
+        static_cast<unsigned>(options.segment == 0 ? padded : options.segment));
+    return kExitSuccess;
+  }
+  const std::vector<const Algorithm *> chosen = chosen_algorithms(algorithms, options);
+  // Made now, so that an output that cannot be written fails before any work is done.
+  std::unique_ptr<OutputFile> output;
+  if (!options.output_path.empty()) {
+    output = std::make_unique<OutputFile>(options.output_path);
+    if (!options.input_path.empty() && output->is_same_file_as(options.input_path)) {
       throw FatalError(kExitBadInput,
                        "--output names the same file as --input; write the result to another file");
     }
-    // The input, the expected result, the output, and the pinned input and output buffers.
-    const std::uint64_t host_bytes_per_key = 5 * sizeof(int);
-    DeviceInfo device;
-    bool uses_device = false;
-    for (const Algorithm *algorithm : chosen) {
-      uses_device = uses_device || static_cast<bool>(algorithm->device_sort);
+  }
+  bool uses_device = false;
+  for (const Algorithm *algorithm : chosen) {
+    uses_device = uses_device || algorithm->kind != Kind::kHost;
+  }
+  const Input input = load_input(options, uses_device);
+  ExitCode status = kExitSuccess;
+  for (const Algorithm *algorithm : chosen) {
+    const bool first = algorithm == chosen.front();
+    if (run_algorithm(*algorithm, options, input, output.get(), first, program_name) !=
+        kExitSuccess) {
+      status = kExitValidationFailed;
     }
-    // Generated keys come after the device: a machine without one says so at once, instead of
-    // after making 2^30 keys. A file's keys come first: a bad file is the first thing to report.
-    if (uses_device && !from_file) {
-      device = select_device(options.device);
-    }
-    const std::uint64_t known = from_file ? known_key_count(options.input_path) : options.n;
-    if (known != 0) {
-      require_host_memory(known * host_bytes_per_key, std::to_string(known) + " keys on the host");
-    }
-    const std::vector<int> input = from_file
-        ? read_keys_file(options.input_path)
-        : generate_keys(options.distribution, options.n, options.seed);
-    const std::uint64_t n = input.size();
-    if (known == 0) {
-      require_host_memory(n * host_bytes_per_key, std::to_string(n) + " keys on the host");
-    }
-    if (from_file && options.segment != 0) {
-      check_segment(options.segment, n, "the number of keys in '" + options.input_path + "'");
-    }
-    if (uses_device && from_file) {
-      device = select_device(options.device);
-    }
-    std::vector<int> expected;
-    if (options.validate) {
-      expected = options.segment == 0
-          ? std_sorted_copy(input, options.ascending)
-          : std_sorted_segments_copy(input, options.segment, options.ascending);
-    }
+  }
+  return status;
+}
 
-    ExitCode status = kExitSuccess;
-    bool first = true;
-    for (const Algorithm *algorithm : chosen) {
-      const TimedRun run = algorithm->device_sort
-          ? time_device_sort(algorithm->device_sort, algorithm->pads_to_power_of_two, input,
-                             options.segment, options.ascending, 1, options.reps)
-          : time_host_sort(algorithm->host_sort, input, options.segment == 0 ? n : options.segment,
-                           options.ascending, options.reps);
-      Report report = describe_run(*algorithm, run, options, device, n, from_file);
-      report.validation = "skipped";
-      bool passed = true;
-      if (options.validate) {
-        const Validation validation =
-            compare_keys(algorithm->is_copy ? input : expected, run.output);
-        passed = validation.passed();
-        report.validation = passed ? "pass" : "FAIL";
-        if (!passed) {
-          std::cerr << program_name << ": validation failed for " << algorithm->name << ": "
-                    << describe_mismatches(validation, n,
-                                           algorithm->is_copy ? "the input" : "std::sort",
-                                           options.segment)
-                    << "\n";
-          status = kExitValidationFailed;
-        }
-      }
-      print_report(options, report, first);
-      first = false;
-      if (output && passed) {
-        output->commit(run.output);
-      }
-    }
-    return status;
+}  // namespace
+
+DeviceSort whole_array(void (*sort)(int *keys, unsigned n, bool ascending)) {
+  return [sort](int *keys, unsigned n, unsigned, bool ascending) { sort(keys, n, ascending); };
+}
+
+int run_program(int argc, char **argv, const std::string &program_name,
+                const std::vector<Algorithm> &algorithms) {
+  try {
+    return run(std::vector<std::string>(argv + 1, argv + argc), program_name, algorithms);
   } catch (const FatalError &error) {
     std::cout.flush();
     std::cerr << program_name << ": error: " << error.what() << "\n";

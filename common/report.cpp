@@ -1,4 +1,4 @@
-// report.cpp: the text, CSV and JSON forms of a report.
+// report.cpp: the text and CSV forms of a report.
 #include "report.h"
 
 #include <cstdio>
@@ -21,8 +21,8 @@ std::string size_name(std::uint64_t n) {
   return std::to_string(n);
 }
 
-// CSV and JSON strings: quotes doubled for CSV, escaped for JSON. Device names and file names
-// are the only free text that reaches a record.
+// A CSV field: quoted, with quotes doubled, when it holds a comma, a quote or a line break.
+// Device names and file names are the only free text that reaches a record.
 std::string csv_field(const std::string &text) {
   if (text.find_first_of(",\"\n") == std::string::npos) {
     return text;
@@ -34,25 +34,9 @@ std::string csv_field(const std::string &text) {
   return quoted + "\"";
 }
 
-std::string json_string(const std::string &text) {
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", c);
-      quoted += escape;
-    } else {
-      quoted += c;
-    }
-  }
-  return quoted + "\"";
-}
-
-std::string optional_number(double value, int decimals) {
-  return value < 0 ? "" : fixed(value, decimals);
+// An optional count or rate: empty when unknown (negative).
+std::string optional(long long value) {
+  return value < 0 ? "" : std::to_string(value);
 }
 
 }  // namespace
@@ -108,43 +92,57 @@ void print_text(std::ostream &out, const Report &report) {
   out << "validation    " << report.validation << "\n";
 }
 
+namespace {
+
+// The columns of a CSV record, in order: one line per field, so that the header and the record
+// cannot disagree.
+struct Column {
+  const char *name;
+  std::string (*value)(const Report &report);
+};
+
+const Column kColumns[] = {
+    {"program", [](const Report &r) { return csv_field(r.program); }},
+    {"device", [](const Report &r) { return csv_field(r.device); }},
+    {"compute_capability", [](const Report &r) { return r.compute_capability; }},
+    {"n", [](const Report &r) { return std::to_string(r.n); }},
+    {"padded_n", [](const Report &r) { return std::to_string(r.padded_n); }},
+    {"order", [](const Report &r) { return std::string(r.ascending ? "asc" : "desc"); }},
+    {"distribution", [](const Report &r) { return csv_field(r.distribution); }},
+    {"seed", [](const Report &r) { return std::to_string(r.seed); }},
+    {"segment", [](const Report &r) { return std::to_string(r.segment); }},
+    {"launches", [](const Report &r) { return optional(r.launches); }},
+    {"passes", [](const Report &r) { return optional(r.passes); }},
+    {"reps", [](const Report &r) { return std::to_string(r.reps); }},
+    {"sort_ms", [](const Report &r) { return fixed(r.sort_ms, 6); }},
+    {"total_ms", [](const Report &r) { return fixed(r.total_ms, 6); }},
+    {"mkeys_per_s", [](const Report &r) { return fixed(mkeys_per_second(r), 3); }},
+    {"effective_gb_s",
+     [](const Report &r) {
+       const double rate = effective_gb_per_second(r);
+       return rate < 0 ? std::string() : fixed(rate, 3);
+     }},
+    {"validation", [](const Report &r) { return r.validation; }},
+    {"cuda_runtime", [](const Report &r) { return r.cuda_runtime; }},
+    {"cuda_driver", [](const Report &r) { return r.cuda_driver; }},
+};
+
+}  // namespace
+
 void print_csv_header(std::ostream &out) {
-  out << "program,device,compute_capability,n,padded_n,order,distribution,seed,segment,launches,"
-         "passes,reps,sort_ms,total_ms,mkeys_per_s,effective_gb_s,validation,cuda_runtime,"
-         "cuda_driver\n";
+  const char *separator = "";
+  for (const Column &column : kColumns) {
+    out << separator << column.name;
+    separator = ",";
+  }
+  out << '\n';
 }
 
 void print_csv(std::ostream &out, const Report &report) {
-  out << csv_field(report.program) << ',' << csv_field(report.device) << ','
-      << report.compute_capability << ',' << report.n << ',' << report.padded_n << ','
-      << (report.ascending ? "asc" : "desc") << ',' << csv_field(report.distribution) << ','
-      << report.seed << ',' << report.segment << ','
-      << (report.launches >= 0 ? std::to_string(report.launches) : "") << ','
-      << (report.passes >= 0 ? std::to_string(report.passes) : "") << ',' << report.reps << ','
-      << fixed(report.sort_ms, 6) << ',' << fixed(report.total_ms, 6) << ','
-      << fixed(mkeys_per_second(report), 3) << ','
-      << optional_number(effective_gb_per_second(report), 3) << ',' << report.validation << ','
-      << report.cuda_runtime << ',' << report.cuda_driver << '\n';
-}
-
-void print_json(std::ostream &out, const Report &report) {
-  auto number_or_null = [](double value, int decimals) {
-    return value < 0 ? std::string("null") : fixed(value, decimals);
-  };
-  out << "{\"program\": " << json_string(report.program)
-      << ", \"device\": " << json_string(report.device)
-      << ", \"compute_capability\": " << json_string(report.compute_capability)
-      << ", \"n\": " << report.n << ", \"padded_n\": " << report.padded_n
-      << ", \"order\": " << json_string(report.ascending ? "asc" : "desc")
-      << ", \"distribution\": " << json_string(report.distribution) << ", \"seed\": " << report.seed
-      << ", \"segment\": " << report.segment
-      << ", \"launches\": " << (report.launches >= 0 ? std::to_string(report.launches) : "null")
-      << ", \"passes\": " << (report.passes >= 0 ? std::to_string(report.passes) : "null")
-      << ", \"reps\": " << report.reps << ", \"sort_ms\": " << fixed(report.sort_ms, 6)
-      << ", \"total_ms\": " << fixed(report.total_ms, 6)
-      << ", \"mkeys_per_s\": " << fixed(mkeys_per_second(report), 3)
-      << ", \"effective_gb_s\": " << number_or_null(effective_gb_per_second(report), 3)
-      << ", \"validation\": " << json_string(report.validation)
-      << ", \"cuda_runtime\": " << json_string(report.cuda_runtime)
-      << ", \"cuda_driver\": " << json_string(report.cuda_driver) << "}\n";
+  const char *separator = "";
+  for (const Column &column : kColumns) {
+    out << separator << column.value(report);
+    separator = ",";
+  }
+  out << '\n';
 }

@@ -1,4 +1,4 @@
-// report.h: what a run reports, as a text block for people or one CSV / JSON record for scripts.
+// report.h: what a run reports, as a text block for people or one CSV record for scripts.
 #pragma once
 
 #include <cstdint>
@@ -42,4 +42,3 @@ double effective_gb_per_second(const Report &report);
 void print_text(std::ostream &out, const Report &report);
 void print_csv_header(std::ostream &out);
 void print_csv(std::ostream &out, const Report &report);
-void print_json(std::ostream &out, const Report &report);

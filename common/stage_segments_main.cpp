@@ -25,7 +25,6 @@ void print_launches(unsigned n, unsigned segment) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  Algorithm stage = segmented_stage_algorithm(STAGE_NAME, bitonic_sort_segments);
-  stage.print_launches = print_launches;
+  const Algorithm stage{STAGE_NAME, Kind::kStage, bitonic_sort_segments, {}, true, print_launches};
   return run_program(argc, argv, STAGE_NAME, {stage});
 }

@@ -1,5 +1,9 @@
-// validate.cpp: exact comparison with the expected keys.
+// validate.cpp: the std::sort yardstick and exact comparison with it.
 #include "validate.h"
+
+#include <algorithm>
+#include <functional>
+#include <thread>
 
 Validation compare_keys(const std::vector<int> &expected, const std::vector<int> &found,
                         std::size_t max_listed) {
@@ -37,4 +41,99 @@ std::string describe_mismatches(const Validation &validation, std::uint64_t n,
     text.pop_back();
   }
   return text;
+}
+
+namespace {
+
+template <typename Before>
+void parallel_sort(std::vector<int> &keys, Before before) {
+  const std::size_t n = keys.size();
+  unsigned pieces = 1;
+  // Below a million keys one thread is quick enough; above, use up to 16 threads in a power
+  // of two, so that the merge rounds pair pieces up evenly.
+  if (n >= (std::size_t{1} << 20)) {
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    while (pieces * 2 <= std::min(cores, 16u)) {
+      pieces *= 2;
+    }
+  }
+  if (pieces == 1) {
+    std::sort(keys.begin(), keys.end(), before);
+    return;
+  }
+  auto bound = [&](std::size_t piece) { return n * piece / pieces; };
+  std::vector<std::thread> threads;
+  for (unsigned piece = 0; piece < pieces; ++piece) {
+    threads.emplace_back([&, piece] {
+      std::sort(keys.begin() + bound(piece), keys.begin() + bound(piece + 1), before);
+    });
+  }
+  for (std::thread &thread : threads) {
+    thread.join();
+  }
+  // Merge neighbouring sorted runs in rounds: runs of 1 piece into runs of 2, then 4, ...
+  std::vector<int> buffer(n);
+  std::vector<int> *source = &keys;
+  std::vector<int> *target = &buffer;
+  for (unsigned width = 1; width < pieces; width *= 2) {
+    threads.clear();
+    for (unsigned piece = 0; piece < pieces; piece += 2 * width) {
+      threads.emplace_back([&, piece] {
+        const auto begin = source->begin();
+        std::merge(begin + bound(piece), begin + bound(piece + width), begin + bound(piece + width),
+                   begin + bound(piece + 2 * width), target->begin() + bound(piece), before);
+      });
+    }
+    for (std::thread &thread : threads) {
+      thread.join();
+    }
+    std::swap(source, target);
+  }
+  if (source != &keys) {
+    keys.swap(buffer);
+  }
+}
+
+}  // namespace
+
+std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending) {
+  std::vector<int> sorted(keys);
+  if (ascending) {
+    parallel_sort(sorted, std::less<int>());
+  } else {
+    parallel_sort(sorted, std::greater<int>());
+  }
+  return sorted;
+}
+
+void std_sort_segments(int *keys, std::size_t arrays, std::size_t segment, bool ascending) {
+  for (std::size_t array = 0; array < arrays; ++array) {
+    int *begin = keys + array * segment;
+    if (ascending) {
+      std::sort(begin, begin + segment);
+    } else {
+      std::sort(begin, begin + segment, std::greater<int>());
+    }
+  }
+}
+
+std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
+                                          bool ascending) {
+  std::vector<int> sorted(keys);
+  const std::size_t arrays = keys.size() / segment;
+  // Each thread sorts a contiguous share of the arrays.
+  const unsigned threads = keys.size() >= (std::size_t{1} << 20)
+      ? std::max(1u, std::min(16u, std::thread::hardware_concurrency()))
+      : 1;
+  std::vector<std::thread> workers;
+  for (unsigned worker = 0; worker < threads; ++worker) {
+    const std::size_t first = arrays * worker / threads;
+    const std::size_t last = arrays * (worker + 1) / threads;
+    workers.emplace_back(std_sort_segments, sorted.data() + first * segment, last - first, segment,
+                         ascending);
+  }
+  for (std::thread &worker : workers) {
+    worker.join();
+  }
+  return sorted;
 }

@@ -1,4 +1,5 @@
-// validate.h: exact comparison of a result with the expected keys, element by element.
+// validate.h: the expected keys (what std::sort makes of the input) and the exact comparison
+// of a result with them, element by element.
 #pragma once
 
 #include <cstdint>
@@ -29,3 +30,17 @@ Validation compare_keys(const std::vector<int> &expected, const std::vector<int>
 // and its index in that array: "array 3, index 1 (key 49): expected 5, found 7".
 std::string describe_mismatches(const Validation &validation, std::uint64_t n,
                                 const std::string &reference_name, std::uint64_t segment = 0);
+
+// What std::sort makes of keys (with std::greater for descending). Large inputs are cut into
+// pieces that std::sort handles on several threads, then merged with std::merge: the same
+// result, a few times sooner on a machine with many cores.
+std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending);
+
+// Sorts each of the `arrays` arrays of `segment` consecutive keys from `keys` on its own with
+// std::sort, on this thread (the std::sort baseline, and each thread of the copy below).
+void std_sort_segments(int *keys, std::size_t arrays, std::size_t segment, bool ascending);
+
+// What std::sort makes of every array of `segment` consecutive keys, each sorted on its own
+// (keys.size() a multiple of segment), on several threads for large inputs.
+std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
+                                          bool ascending);

@@ -790,10 +790,6 @@ def spread_value(args):
 # The input distributions (experiments.py distributions) and the swaps of the network
 
 
-DISTRIBUTION_ORDER = ["uniform", "sorted", "reversed", "organ-pipe", "few-unique", "extremes",
-                      "equal"]
-
-
 def distribution_times():
     """(stage, log2 n) -> {distribution: sort ms}."""
     times = {}
@@ -816,7 +812,8 @@ def distributions_table(stages=None):
         return NOT_MEASURED + "\n"
     times = distribution_times()
     stages = stages or course.course_stage_names()
-    others = DISTRIBUTION_ORDER[1:]
+    # The distributions in the order they were recorded, the order of the programs' --dist.
+    others = [d for d in dict.fromkeys(row["distribution"] for row in rows) if d != "uniform"]
     body = []
     for q in sorted({q for _, q in times}):
         for stage in stages:
@@ -834,12 +831,13 @@ def distributions_table(stages=None):
             recorded(rows, "tools/experiments.py distributions") +
             "; data: `docs/results/h100_distributions.csv`. Timed runs after one warm-up "
             f"({counts}; the median where more than one), every run checked against std::sort; "
-            "the distributions are those of `--dist` (`common/data.h`).\n")
+            "the distributions are those of `--dist` (`common/keys.h`).\n")
 
 
 def network_swaps(network_dump, n):
     """distribution -> the share of the network's compare-exchanges whose pair is out of order,
-    counted on the host by network_dump on the same keys the programs generate."""
+    counted on the host by network_dump on the same keys the programs generate, in the order of
+    --dist."""
     output = subprocess.run([network_dump, "swaps", str(n)], capture_output=True, text=True,
                             check=True).stdout
     shares = {}
@@ -852,7 +850,7 @@ def network_swaps(network_dump, n):
 def swaps_table(network_dump, sizes=(16, 20)):
     counts = {q: network_swaps(network_dump, 1 << q) for q in sizes}
     body = [[name] + [f"{100 * counts[q][name]:.1f}%" for q in sizes]
-            for name in DISTRIBUTION_ORDER]
+            for name in counts[sizes[0]]]
     return (table(["distribution"] + [f"swaps at 2^{q}" for q in sizes], body) + "\n" +
             "The share of the network's compare-exchanges that find their pair out of order, "
             "and so write it, for an ascending sort of the keys that `--dist` generates (seed "

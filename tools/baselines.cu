@@ -40,7 +40,8 @@
 #include "cuda_check.h"
 #include "driver.h"
 #include "errors.h"
-#include "reference.h"
+
+#include "validate.h"
 
 namespace {
 
@@ -182,16 +183,14 @@ void cub_segmented_radix_sort(int *keys, unsigned n, unsigned segment, bool asce
 }  // namespace
 
 int main(int argc, char **argv) {
-  Algorithm serial;
-  serial.name = "std_sort";
-  serial.host_sort = std_sort_keys;
-  serial.sorts_segments = true;
-  Algorithm copy = device_algorithm("copy", copy_keys);
-  copy.is_copy = true;
+  // name, kind, device sort, host sort, sorts segments, --trace-launches (stages only).
   return run_program(
       argc, argv, "baselines",
-      {serial, device_algorithm("cub_radix", cub_radix_sort),
-       device_algorithm("cub_merge", cub_merge_sort), device_algorithm("thrust", thrust_sort), copy,
-       segmented_device_algorithm("cub_segmented", cub_segmented_sort),
-       segmented_device_algorithm("cub_segmented_radix", cub_segmented_radix_sort)});
+      {{"std_sort", Kind::kHost, {}, std_sort_keys, true, {}},
+       {"cub_radix", Kind::kLibrary, whole_array(cub_radix_sort), {}, false, {}},
+       {"cub_merge", Kind::kLibrary, whole_array(cub_merge_sort), {}, false, {}},
+       {"thrust", Kind::kLibrary, whole_array(thrust_sort), {}, false, {}},
+       {"copy", Kind::kCopy, whole_array(copy_keys), {}, false, {}},
+       {"cub_segmented", Kind::kLibrary, cub_segmented_sort, {}, true, {}},
+       {"cub_segmented_radix", Kind::kLibrary, cub_segmented_radix_sort, {}, true, {}}});
 }

@@ -72,6 +72,18 @@ def program_command(build, name):
     return [os.path.join(build, name, name)]
 
 
+def listed_names(build, program, option):
+    """The names an option of a program takes, in the order its --help lists them: the program
+    is the one source of its distributions (--dist) and algorithms (--algo)."""
+    result = subprocess.run(program_command(build, program) + ["--help"], capture_output=True,
+                            text=True, check=True)
+    for line in result.stdout.splitlines():
+        if line.strip().startswith(option + " NAME"):
+            listed = line.split("NAME", 1)[1].split("(default")[0].replace("run one of", "")
+            return [name.strip() for name in listed.split(",")]
+    sys.exit(f"{program} --help lists no {option}")
+
+
 def repetitions(q):
     """Timed repetitions at n = 2^q: many where a run takes microseconds, few where it takes a
     second (v0 at 2^29). Each program adds one warm-up run."""

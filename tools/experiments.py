@@ -29,9 +29,10 @@ does not make.
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
                  each, taking turns: which is faster beyond the spread of the runs (chapter 11)
 
-A variant of a stage is built from a copy of the stage's folder in which one constant of
-bitonic_index.h is changed (or, for the tile without padding, one line of it), compiled with nvcc against the build's common libraries, so that it
-is the stage's own code but for that constant. Each experiment writes OUT/EXPERIMENT.csv: the
+A variant of a stage is built from a copy of the stage's folder in which constants of
+bitonic_index.h are changed (or, for the tile without padding, one line of it), each matched
+exactly as the stage declares it, compiled with nvcc against the build's common libraries, so that
+it is the stage's own code but for those constants. Each experiment writes OUT/EXPERIMENT.csv: the
 programs' own CSV records (common/report.cpp) with the experiment, the variant, the NVIDIA
 driver and the date; docs/generate.py makes the chapters' tables from them.
 """
@@ -39,7 +40,6 @@ import argparse
 import csv
 import glob
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -47,6 +47,13 @@ import sys
 import course
 
 SIZES = [20, 24, 27, 29]
+
+
+def replace_once(stage, text, old, new):
+    """text with its one occurrence of `old` replaced by `new`; stops if there is none."""
+    if text.count(old) != 1:
+        sys.exit(f"{stage}/bitonic_index.h does not hold {old!r} once")
+    return text.replace(old, new)
 
 
 class Runner:
@@ -60,24 +67,20 @@ class Runner:
         self.distribution_sizes = [int(q) for q in arguments.distribution_sizes.split(",")]
 
     def variant(self, stage, name, constants):
-        """Builds `stage` with `constexpr unsigned NAME = VALUE;` in its bitonic_index.h for each
-        NAME: VALUE of `constants`; returns the program's path."""
+        """Builds `stage` with `constexpr unsigned NAME = NEW;` in its bitonic_index.h for each
+        NAME: (AS_BUILT, NEW) of `constants`; returns the program's path. The declaration as
+        built is matched exactly, so a stage whose constant has moved on stops the experiment
+        instead of measuring something else."""
         def edit(text):
-            for constant, value in constants.items():
-                pattern = rf"(constexpr unsigned {constant} = )[^;]+;"
-                if not re.search(pattern, text):
-                    sys.exit(f"{stage}/bitonic_index.h has no constant {constant}")
-                text = re.sub(pattern, rf"\g<1>{value};", text, count=1)
+            for constant, (as_built, value) in constants.items():
+                text = replace_once(stage, text, f"constexpr unsigned {constant} = {as_built};",
+                                    f"constexpr unsigned {constant} = {value};")
             return text
         return self.edited(stage, name, edit)
 
     def variant_with(self, stage, name, old, new):
         """Builds `stage` with the text `old` of its bitonic_index.h replaced by `new`."""
-        def edit(text):
-            if old not in text:
-                sys.exit(f"{stage}/bitonic_index.h has no {old!r}")
-            return text.replace(old, new, 1)
-        return self.edited(stage, name, edit)
+        return self.edited(stage, name, lambda text: replace_once(stage, text, old, new))
 
     def edited(self, stage, name, edit):
         """Copies `stage` to a folder `name`, rewrites its bitonic_index.h with `edit(text)` and
@@ -94,8 +97,10 @@ class Runner:
 
     def compile(self, stage, folder, name):
         common = os.path.join(course.ROOT, "common")
-        main = "stage_segments_main.cpp" if "bitonic_sort_segments" in open(
-            os.path.join(folder, "bitonic_sort.cu")).read() else "stage_main.cpp"
+        # The main() of the stage's own program: the one that takes --segment, if it does.
+        main = "stage_segments_main.cpp" if "--segment" in subprocess.run(
+            stage_program(self.build, stage) + ["--help"], capture_output=True,
+            text=True).stdout else "stage_main.cpp"
         program = os.path.join(folder, name)
         # The objects of the build's common libraries (Meson's archives are thin: they only
         # name these files).
@@ -136,14 +141,14 @@ def v4_tile(runner):
     return sweep(runner, "v4_tile", {
         "1024-thread blocks, 2048-key tile": stage_program(runner.build, "v4_half_threads"),
         "512-thread blocks, 1024-key tile":
-            [runner.variant("v4_half_threads", "v4_tile1024", {"kTileSize": "1024"})],
+            [runner.variant("v4_half_threads", "v4_tile1024", {"kTileSize": ("2048", "1024")})],
     })
 
 
 def v6_steps(runner):
     return sweep(runner, "v6_steps", {
         f"{steps} steps per pass":
-            [runner.variant("v6_multistep", f"v6_steps{steps}", {"kStepsPerPass": str(steps)})]
+            [runner.variant("v6_multistep", f"v6_steps{steps}", {"kStepsPerPass": ("6", str(steps))})]
         for steps in (3, 4, 5, 6)})
 
 
@@ -151,9 +156,10 @@ def v7_tile(runner):
     return sweep(runner, "v7_tile", {
         "16 keys per thread, 8192-key tile": stage_program(runner.build, "v7_register_tile"),
         "16 keys per thread, 2048-key tile": [runner.variant(
-            "v7_register_tile", "v7_tile2048", {"kTileSize": "2048", "kTileBits": "11"})],
+            "v7_register_tile", "v7_tile2048", {"kTileSize": ("8192", "2048"), "kTileBits": ("13", "11")})],
         "8 keys per thread, 2048-key tile": [runner.variant("v7_register_tile", "v7_keys8", {
-            "kRegisterBits": "3", "kTileSize": "2048", "kTileBits": "11"})],
+            "kRegisterBits": ("4", "3"), "kTileSize": ("8192", "2048"),
+            "kTileBits": ("13", "11")})],
     })
 
 
@@ -171,11 +177,15 @@ def unpadded(runner, stage):
     return runner.variant_with(stage, name, "return slot + slot / 32;", "return slot;")
 
 
+# v8_batched with v7's mapping: 16 keys per thread and an 8192-key tile (also ncu_facts.py's).
+V8_KEYS16 = {"kRegisterBits": ("3", "4"), "kTileSize": ("2048", "8192"), "kTileBits": ("11", "13")}
+
+
 def v8_mapping(runner):
     programs = {
         "8 keys per thread, 2048-key tile": stage_program(runner.build, "v8_batched"),
-        "16 keys per thread, 8192-key tile": [runner.variant("v8_batched", "v8_keys16", {
-            "kRegisterBits": "4", "kTileSize": "8192", "kTileBits": "13"})],
+        "16 keys per thread, 8192-key tile": [runner.variant("v8_batched", "v8_keys16",
+                                                             V8_KEYS16)],
     }
     records = []
     for log2_segment in range(1, 15):
@@ -218,7 +228,7 @@ def spread(runner):
 
 
 def distributions(runner):
-    names = ["uniform", "sorted", "reversed", "equal", "few-unique", "organ-pipe", "extremes"]
+    names = course.listed_names(runner.build, course.stage_names()[0], "--dist")
     records = []
     for q in runner.distribution_sizes:
         for stage in course.stage_names():

@@ -74,8 +74,7 @@ def libraries(ncu, build, runner):
 
 
 def occupancy(ncu, build, runner):
-    v8_keys16 = runner.variant("v8_batched", "v8_keys16", {
-        "kRegisterBits": "4", "kTileSize": "8192", "kTileBits": "13"})
+    v8_keys16 = runner.variant("v8_batched", "v8_keys16", experiments.V8_KEYS16)
     cases = [("v7_register_tile", "as built", course.program_command(build, "v7_register_tile"),
               ["--log2", "20"]),
              ("v7_register_tile", "as built", course.program_command(build, "v7_register_tile"),

@@ -10,8 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "data.h"
-#include "reference.h"
+#include "keys.h"
+#include "reference_network.h"
 
 namespace {
 

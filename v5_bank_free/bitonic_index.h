@@ -2,7 +2,7 @@
 //
 // The functions are __host__ __device__: the kernels call them on the GPU, and the cpu test
 // suite calls the very same functions on the host and checks them against the reference
-// network (common/reference.h), step by step.
+// network (tools/reference_network.h), step by step.
 #pragma once
 
 #include "host_device.h"

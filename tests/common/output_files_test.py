@@ -116,6 +116,8 @@ with tempfile.TemporaryDirectory() as folder:
     expect("a link to a file that does not exist yet creates that file",
            result.returncode == 0 and os.path.islink(dangling) and
            os.path.exists(os.path.join(folder, "later.bin")), result.stderr)
+    refused("--output naming the --input file is refused",
+            ["--input", source, "--output", source], "names the same file as --input")
     source_link = os.path.join(folder, "source-link.bin")
     os.symlink(source, source_link)
     refused("--output naming the --input file through a link is refused",

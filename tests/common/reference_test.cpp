@@ -10,10 +10,11 @@
 #include <climits>
 #include <functional>
 
-#include "data.h"
+#include "keys.h"
 #include "padding.h"
-#include "reference.h"
+#include "reference_network.h"
 #include "sort_runner.h"
+#include "validate.h"
 
 namespace {
 

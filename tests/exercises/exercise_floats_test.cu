@@ -14,8 +14,8 @@
 #include "bitonic_index.h"
 #include "cuda_buffers.h"
 #include "cuda_check.h"
-#include "data.h"
 #include "float_order.h"
+#include "keys.h"
 
 void bitonic_sort_floats(float *keys, unsigned n, bool ascending);
 

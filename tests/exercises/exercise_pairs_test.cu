@@ -14,7 +14,7 @@
 #include "bitonic_index.h"
 #include "cuda_buffers.h"
 #include "cuda_check.h"
-#include "data.h"
+#include "keys.h"
 
 void bitonic_sort_pairs(int *keys, int *values, unsigned n, bool ascending);
 

@@ -8,9 +8,8 @@
 #include <doctest/doctest.h>
 
 #include "bitonic_index.h"
-#include "data.h"
+#include "keys.h"
 #include "padding.h"
-#include "reference.h"
 #include "sort_runner.h"
 #include "stage.h"
 #include "validate.h"

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "bitonic_index.h"
-#include "reference.h"
+#include "reference_network.h"
 
 inline bool same_comparators(std::vector<Comparator> a, std::vector<Comparator> b) {
   const auto by_lower = [](const Comparator &x, const Comparator &y) { return x.lower < y.lower; };

@@ -10,11 +10,10 @@
 #include <string>
 
 #include "bitonic_index.h"
-#include "data.h"
 #include "device.h"
 #include "errors.h"
+#include "keys.h"
 #include "padding.h"
-#include "reference.h"
 #include "sort_runner.h"
 #include "stage.h"
 #include "validate.h"

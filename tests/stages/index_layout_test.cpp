@@ -16,7 +16,7 @@
 
 #include "bitonic_index.h"
 #include "block_player.h"
-#include "reference.h"
+#include "reference_network.h"
 
 TEST_CASE("every layout covers the tile once, and its bits pair keys their stride apart") {
   for (unsigned low = 0; low + kRegisterBits <= kTileBits; ++low) {

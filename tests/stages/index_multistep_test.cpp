@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "bitonic_index.h"
-#include "reference.h"
+#include "reference_network.h"
 
 namespace {
 

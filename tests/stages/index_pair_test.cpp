@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "bitonic_index.h"
-#include "reference.h"
+#include "reference_network.h"
 
 TEST_CASE("the worked examples of get_lower_partner") {
   CHECK(get_lower_partner(6, 4) == 10);

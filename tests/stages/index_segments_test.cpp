@@ -13,7 +13,7 @@
 #include "bitonic_index.h"
 #include "block_player.h"
 #include "launch_steps.h"
-#include "reference.h"
+#include "reference_network.h"
 
 TEST_CASE("directions from the position in the array give every array its own network") {
   for (unsigned q = 1; q <= 12; ++q) {

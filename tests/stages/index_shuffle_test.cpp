@@ -10,8 +10,8 @@
 #include <bitset>
 
 #include "bitonic_index.h"
-#include "data.h"
-#include "reference.h"
+#include "keys.h"
+#include "reference_network.h"
 
 TEST_CASE("the mask names exactly the lanes that exist") {
   for (unsigned block_threads = 1; block_threads <= 1024; block_threads *= 2) {

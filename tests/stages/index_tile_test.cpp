@@ -8,7 +8,7 @@
 #include <doctest/doctest.h>
 
 #include "bitonic_index.h"
-#include "reference.h"
+#include "reference_network.h"
 
 TEST_CASE("steps below the tile stay inside one tile; the tile-local partner is the right one") {
   // Sizes from 1 key to 4 tiles, so that n smaller than one tile is covered too.

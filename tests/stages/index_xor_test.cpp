@@ -10,7 +10,7 @@
 #include <algorithm>
 
 #include "bitonic_index.h"
-#include "reference.h"
+#include "reference_network.h"
 
 TEST_CASE("partner_index pairs every element with exactly one partner, symmetrically") {
   for (unsigned stride = 1; stride <= (1u << 20); stride *= 2) {

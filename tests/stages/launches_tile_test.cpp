@@ -6,7 +6,7 @@
 #include <doctest/doctest.h>
 
 #include "bitonic_index.h"
-#include "reference.h"
+#include "reference_network.h"
 
 TEST_CASE("launches_per_sort follows the split of the network, for every n up to 2^30") {
   for (unsigned q = 0; q <= 30; ++q) {

@@ -14,9 +14,10 @@
 #include <string>
 #include <thread>
 
-#include "data.h"
 #include "errors.h"
 #include "host_memory.h"
+#include "key_files.h"
+#include "keys.h"
 
 namespace {
 

@@ -1,4 +1,5 @@
-// reference.h: the bitonic sorting network on the host, the yardstick for the stages.
+// reference_network.h: the bitonic sorting network on the host, the yardstick the tests hold
+// every stage's index helpers and launch plan to, and the comparators the figures draw.
 //
 // The network for n = 2^k keys is a fixed list of steps. Step (size, stride), for size = 2, 4,
 // ..., n and stride = size/2, ..., 2, 1, compares every element i with its partner i XOR stride
@@ -29,17 +30,3 @@ std::vector<Comparator> network_step_comparators(std::uint32_t n, std::uint32_t 
 // compare-exchanges found their pair out of order and swapped it: the pairs that a stage which
 // writes only what moved (v0's compare_and_swap) writes back.
 std::uint64_t reference_bitonic_sort(std::vector<int> &keys, bool ascending);
-
-// What std::sort makes of keys (with std::greater for descending). Large inputs are cut into
-// pieces that std::sort handles on several threads, then merged with std::merge: the same
-// result, a few times sooner on a machine with many cores.
-std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending);
-
-// Sorts each of the `arrays` arrays of `segment` consecutive keys from `keys` on its own with
-// std::sort, on this thread (the std::sort baseline, and each thread of the copy below).
-void std_sort_segments(int *keys, std::size_t arrays, std::size_t segment, bool ascending);
-
-// What std::sort makes of every array of `segment` consecutive keys, each sorted on its own
-// (keys.size() a multiple of segment), on several threads for large inputs.
-std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
-                                          bool ascending);

@@ -1,0 +1,32 @@
+// keys.h: the keys a run makes: the distributions of --dist, the same on every machine for a seed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+enum class Distribution {
+  kUniform,
+  kSorted,
+  kReversed,
+  kEqual,
+  kFewUnique,
+  kOrganPipe,
+  kExtremes,
+};
+
+// Every distribution, in the order --help lists them.
+const std::vector<Distribution> &all_distributions();
+const char *distribution_name(Distribution distribution);
+// Sets *distribution and returns true when name is one of the names above.
+bool parse_distribution(const std::string &name, Distribution *distribution);
+
+// n keys drawn from the distribution; the same seed gives the same keys on every machine.
+//   uniform     every int32 value equally likely, INT_MIN and INT_MAX included
+//   sorted      strictly increasing, spread over the whole int32 range
+//   reversed    strictly decreasing
+//   equal       one value n times
+//   few-unique  16 distinct values, each key one of them at random
+//   organ-pipe  increasing over the first half, decreasing over the second
+//   extremes    INT_MIN, INT_MIN + 1, -1, 0, 1, INT_MAX - 1 and INT_MAX at random
+std::vector<int> generate_keys(Distribution distribution, std::size_t n, std::uint64_t seed);
