@@ -1,8 +1,9 @@
 """The course's figures, drawn from the reference network and the stages' index rules.
 
-Every figure is made here from the host reference network (tools/network_dump) or from
-the index formulas of the stages' bitonic_index.h, which the cpu tests check; the measured plots
-are drawn from the recorded CSV files (docs/tables.py reads them)."""
+Every figure is made here from what tools/network_dump prints: the host reference network, and
+the index functions of the stages' bitonic_index.h (get_lower_partner, get_first_key), called as
+the kernels call them; the measured plots are drawn from the recorded CSV files (docs/tables.py
+reads them)."""
 import math
 import subprocess
 
@@ -151,7 +152,22 @@ def shuffle_figure():
     return svg.render()
 
 
-def lower_partner_figure():
+def lower_partners(dump, stride, threads):
+    """[(lower, upper)] of threads 0 .. threads-1 at `stride`: the stages' get_lower_partner,
+    printed by tools/network_dump."""
+    output = subprocess.run([dump, "lower", str(stride), str(threads)], capture_output=True,
+                            text=True, check=True).stdout
+    return [tuple(int(v) for v in line.split()[1:]) for line in output.splitlines()]
+
+
+def first_keys(dump, lowest, steps, n):
+    """[first key] of each thread of a multistep pass: v6's get_first_key (tools/network_dump)."""
+    output = subprocess.run([dump, "groups", str(lowest), str(steps), str(n)],
+                            capture_output=True, text=True, check=True).stdout
+    return [int(line.split()[1]) for line in output.splitlines()]
+
+
+def lower_partner_figure(dump):
     n, cell = 16, 30
     strides = [1, 2, 4, 8]
     left, top, band = 80, 46, 78
@@ -161,13 +177,11 @@ def lower_partner_figure():
     for index, stride in enumerate(strides):
         base = top + index * band + 44
         svg.text(left - 12, base + 4, f"stride {stride}", 11, "end")
-        owner = {}
-        for thread in range(n // 2):
-            offset = thread & (stride - 1)
-            owner[2 * (thread - offset) + offset] = thread
+        owner = {lower: thread
+                 for thread, (lower, _) in enumerate(lower_partners(dump, stride, n // 2))}
         for element in range(n):
             x = left + element * cell
-            is_lower = (element & stride) == 0
+            is_lower = element in owner
             svg.rect(x + 1, base - 10, cell - 2, 20, "#d6e6f5" if is_lower else "#f8e0c8", "#889")
             svg.text(x + cell / 2, base + 4, str(element), 10, "middle")
             if is_lower:
@@ -259,7 +273,7 @@ def warp_slot_figure():
     return svg.render()
 
 
-def multistep_figure():
+def multistep_figure(dump):
     """The group of keys one thread of v6's multistep holds for a pass of three steps with
     lowest stride 4 (strides 16, 8, 4), on 64 keys: get_first_key and first + m * 4."""
     n, cell = 64, 12
@@ -271,12 +285,9 @@ def multistep_figure():
     svg.text(12, 40, "n = 64 for the picture; colours: threads 0, 1 and 5 (first = 0, 1, 33)", 11,
              fill="#555")
     colours = {0: ASCENDING, 1: "#2e7d4f", 5: DESCENDING}
-    owner = {}
-    for thread in range(n >> steps):
-        offset = thread & (lowest - 1)
-        first = ((thread - offset) << steps) + offset
-        for m in range(1 << steps):
-            owner[first + m * lowest] = thread
+    firsts = first_keys(dump, lowest, steps, n)
+    owner = {first + m * lowest: thread
+             for thread, first in enumerate(firsts) for m in range(1 << steps)}
     for key in range(n):
         x = left + key * cell
         thread = owner[key]
@@ -285,7 +296,7 @@ def multistep_figure():
         if key % 8 == 0:
             svg.text(x + cell / 2, top + 32, str(key), 9, "middle", "#555")
     # The three steps of thread 5's group, as pairs of its registers m and m + 2^j.
-    first = ((5 - (5 & 3)) << steps) + (5 & 3)
+    first = firsts[5]
     for j, y in zip(range(steps - 1, -1, -1), (top + 76, top + 126, top + 176)):
         stride = lowest << j
         svg.text(12, y - 8, f"step {steps - j}: stride {stride}, registers m and m + {1 << j} "

@@ -6,8 +6,8 @@
 
 (`meson compile -C build docs` runs the first; the docs test suite runs the second.)
 
-Nothing here is typed by hand: figures come from the reference network (tools/
-network_dump) and the stages' index rules (docs/figures.py); diffs and code excerpts come from
+Nothing here is typed by hand: figures come from the reference network and the
+stages' own index functions, both printed by tools/network_dump; diffs and code excerpts come from
 the stage sources; every measured number comes from the CSV files in docs/results/
 (docs/tables.py). A generated block in a Markdown file sits between
     <!-- BEGIN GENERATED name -->  and  <!-- END GENERATED name -->
@@ -169,7 +169,7 @@ def generated_blocks(tour, profile, network_dump):
         "sass-tile": lambda: tables.sass_table(
             "block_sort", ["v2_shared", "v3_warp", "v4_half_threads", "v5_bank_free"],
             ("LDG.E", "STS", "STS.64", "LDS", "LDS.64", "STG.E", "SHFL.BFLY", "BAR.SYNC.DEFER")),
-        "lower-partner-examples": tables.lower_partner_examples,
+        "lower-partner-examples": lambda: tables.lower_partner_examples(network_dump),
         "repeat": tables.repeat_table,
         "spread": tables.spread_table,
         "neighbours": tables.neighbours_table,
@@ -379,10 +379,10 @@ def expected_files(network_dump):
         "kernels_v1.svg": figures.kernels_figure(network_dump, False),
         "kernels_v2.svg": figures.kernels_figure(network_dump, True),
         "shuffle_xor.svg": figures.shuffle_figure(),
-        "lower_partner.svg": figures.lower_partner_figure(),
+        "lower_partner.svg": figures.lower_partner_figure(network_dump),
         "warp_slot.svg": figures.warp_slot_figure(),
         "banks.svg": figures.banks_figure(),
-        "multistep.svg": figures.multistep_figure(),
+        "multistep.svg": figures.multistep_figure(network_dump),
     }
     if tour.rows:
         files.update(results_figures(tour))

@@ -11,6 +11,7 @@ import statistics
 import subprocess
 
 import course
+import figures
 
 DOCS = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(DOCS, "results")
@@ -371,16 +372,16 @@ def registers_table(stage):
             f"{MULTISTEP_BLOCK_THREADS} threads.\n")
 
 
-def lower_partner_examples():
-    """Worked examples of get_lower_partner (the formula of bitonic_index.h, evaluated here;
-    tests/stages/index_pair_test.cpp checks the header's function on the same examples)."""
+def lower_partner_examples(network_dump):
+    """Worked examples of get_lower_partner: the pairs come from the header's own function
+    (network_dump lower); offset and run start are read off the answer (lower = run start +
+    offset, run start a multiple of 2 * stride)."""
     rows = []
     for thread, stride in [(0, 1), (1, 1), (6, 1), (6, 2), (6, 4), (6, 8), (11, 4), (13, 8)]:
-        offset = thread & (stride - 1)
-        run_start = 2 * (thread - offset)
-        lower = run_start + offset
-        rows.append([str(thread), f"{thread:04b}", str(stride), str(offset), str(run_start),
-                     f"{lower} ({lower:05b})", str(lower + stride)])
+        lower, upper = figures.lower_partners(network_dump, stride, thread + 1)[thread]
+        offset = lower % (2 * stride)
+        rows.append([str(thread), f"{thread:04b}", str(stride), str(offset), str(lower - offset),
+                     f"{lower} ({lower:05b})", str(upper)])
     return table(["thread t", "t in binary", "stride", "offset = t & (stride - 1)",
                   "run start = 2 (t - offset)", "lower", "upper = lower + stride"], rows)
 

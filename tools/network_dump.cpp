@@ -1,4 +1,5 @@
-// network_dump: the reference network for the docs generator (docs/generate.py).
+// network_dump: the reference network, and the index rules of the stages, for the docs
+// generator (docs/generate.py), so that no figure or table re-codes a formula the kernels use.
 //
 //   network_dump N [asc|desc]   prints the comparators, one per line, N a power of two up to
 //                               2^16:  <size> <stride> <lower> <upper> <asc|desc>
@@ -6,10 +7,18 @@
 //                               2^20) of every distribution, seed 1 as the programs use by
 //                               default, and prints how many compare-exchanges found their pair
 //                               out of order: <distribution> <compares> <swaps>
+//   network_dump lower STRIDE T  get_lower_partner of threads 0 .. T-1 at STRIDE (T, STRIDE up
+//                               to 2^16, STRIDE a power of two): <thread> <lower> <upper>
+//   network_dump groups LOWEST STEPS N  get_first_key of each thread of a multistep pass of STEPS
+//                               steps from stride LOWEST on N keys (powers of two up to 2^16):
+//                               <thread> <first key>
+// The index rules are those of v6_multistep/bitonic_index.h, which the build compiles in: the
+// very functions the kernels call (v4's get_lower_partner is the same, byte for byte).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "bitonic_index.h"
 #include "keys.h"
 #include "reference_network.h"
 
@@ -37,17 +46,50 @@ void print_swaps(unsigned n) {
   }
 }
 
+// get_lower_partner for threads 0 .. threads-1, each with the upper element of its pair.
+void print_lower_partners(unsigned stride, unsigned threads) {
+  for (unsigned thread = 0; thread < threads; ++thread) {
+    const unsigned lower = get_lower_partner(thread, stride);
+    std::printf("%u %u %u\n", thread, lower, lower + stride);
+  }
+}
+
+// get_first_key for every thread of a pass of `steps` steps from stride `lowest` on n keys:
+// n / 2^steps threads, one group of 2^steps keys each.
+void print_groups(unsigned lowest, unsigned steps, unsigned n) {
+  for (unsigned thread = 0; thread < (n >> steps); ++thread) {
+    std::printf("%u %u\n", thread, get_first_key(thread, lowest, steps));
+  }
+}
+
+unsigned number(const char *text) {
+  return static_cast<unsigned>(std::strtoul(text, nullptr, 10));
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
-  if (argc == 3 && std::strcmp(argv[1], "swaps") == 0) {
-    const unsigned n = static_cast<unsigned>(std::strtoul(argv[2], nullptr, 10));
+  if (argc == 4 && std::strcmp(argv[1], "lower") == 0) {
+    const unsigned stride = number(argv[2]), threads = number(argv[3]);
+    if (power_of_two_up_to(stride, 1u << 16) && threads >= 1 && threads <= (1u << 16)) {
+      print_lower_partners(stride, threads);
+      return 0;
+    }
+  } else if (argc == 5 && std::strcmp(argv[1], "groups") == 0) {
+    const unsigned lowest = number(argv[2]), steps = number(argv[3]), n = number(argv[4]);
+    if (power_of_two_up_to(lowest, 1u << 16) && power_of_two_up_to(n, 1u << 16) && steps >= 1 &&
+        steps <= 16 && (lowest << steps) <= n) {
+      print_groups(lowest, steps, n);
+      return 0;
+    }
+  } else if (argc == 3 && std::strcmp(argv[1], "swaps") == 0) {
+    const unsigned n = number(argv[2]);
     if (power_of_two_up_to(n, 1u << 20)) {
       print_swaps(n);
       return 0;
     }
   } else if (argc >= 2 && argc <= 3) {
-    const unsigned n = static_cast<unsigned>(std::strtoul(argv[1], nullptr, 10));
+    const unsigned n = number(argv[1]);
     const bool ascending = argc == 2 || std::strcmp(argv[2], "desc") != 0;
     const bool direction_named = argc == 2 || !ascending || std::strcmp(argv[2], "asc") == 0;
     if (power_of_two_up_to(n, 1u << 16) && direction_named) {
@@ -57,6 +99,8 @@ int main(int argc, char **argv) {
   }
   std::fprintf(stderr,
                "usage: network_dump N [asc|desc], N a power of two up to 65536\n"
-               "       network_dump swaps N, N a power of two up to 1048576\n");
+               "       network_dump swaps N, N a power of two up to 1048576\n"
+               "       network_dump lower STRIDE T, STRIDE a power of two, T threads, up to 65536\n"
+               "       network_dump groups LOWEST STEPS N, lowest * 2^steps <= N <= 65536\n");
   return 2;
 }

@@ -8,6 +8,10 @@ Usage: network_dump_test.py NETWORK_DUMP
   order. For sorted, reversed and equal keys that count depends only on the keys' relative
   order, so this test replays the printed comparators on keys of the same order and must find
   the same counts; for every distribution the count is at most the compares.
+- `network_dump lower STRIDE T` (the stages' get_lower_partner): for every stride of n = 2^10
+  the n / 2 threads own every pair (i, i XOR stride) exactly once.
+- `network_dump groups LOWEST STEPS N` (v6's get_first_key): the threads' groups of 2^STEPS keys
+  cover the N keys once, and every pair of the pass's steps lies in one group.
 - Sizes that are not powers of two, or too large, are refused with exit code 2.
 """
 import subprocess
@@ -59,7 +63,28 @@ for q in (1, 4, 10):
         check(result == sorted(result) and counts.get(name, (0, -1))[1] == swaps,
               f"network_dump swaps {n}: {name} {counts.get(name)}, the replay finds {swaps}")
 
-for arguments in (["12"], ["0"], ["16", "up"], ["131072"], ["swaps", "1000"], ["swaps", "2097152"], []):
+n = 1 << 10
+for stride in (1 << s for s in range(10)):
+    pairs = [tuple(map(int, line.split()[1:])) for line in
+             run("lower", str(stride), str(n // 2)).stdout.splitlines()]
+    expected = sorted((i, i ^ stride) for i in range(n) if i & stride == 0)
+    check(sorted(pairs) == expected, f"network_dump lower {stride} {n // 2}: every pair once")
+
+for lowest, steps in ((1, 1), (1, 6), (4, 3), (16, 6), (32, 5)):
+    firsts = [int(line.split()[1]) for line in
+              run("groups", str(lowest), str(steps), str(n)).stdout.splitlines()]
+    groups = [[first + m * lowest for m in range(1 << steps)] for first in firsts]
+    covered = sorted(key for group in groups for key in group)
+    owner = {key: thread for thread, group in enumerate(groups) for key in group}
+    closed = all(owner[key] == owner[key ^ (lowest << j)]
+                 for key in range(n) for j in range(steps))
+    check(len(firsts) == n >> steps and covered == list(range(n)) and closed,
+          f"network_dump groups {lowest} {steps} {n}: {len(firsts)} groups cover the keys once "
+          "and hold every pair of the pass")
+
+for arguments in (["12"], ["0"], ["16", "up"], ["131072"], ["swaps", "1000"], ["swaps", "2097152"],
+                  ["lower", "3", "8"], ["lower", "4", "0"], ["groups", "4", "0", "64"],
+                  ["groups", "4", "5", "64"], ["groups", "4", "40", "64"], []):
     result = run(*arguments)
     check(result.returncode == 2 and result.stdout == "" and "usage" in result.stderr,
           f"network_dump {' '.join(arguments)}: exit {result.returncode}, usage on stderr")
