@@ -205,116 +205,133 @@ def generated_blocks(tour, profile, network_dump):
     return blocks
 
 
+def from_tour(value):
+    """A value read from the tour at n = 2^q for the program args[0], q the last argument:
+    value(tour, row, program, args, q); "not measured" where the tour has no such run."""
+    def read(args, tour, profile):
+        program, q = args[0], int(args[-1])
+        row = tour.get(program, q)
+        return tables.NOT_MEASURED if row is None else value(tour, row, program, args, q)
+    return read
+
+
+def metric_row(profile, args):
+    """The profiled launch of STAGE:Q:KERNEL[:STRIDE]: the kernel's first, or that stride's."""
+    rows = profile.metric_rows(args[0], int(args[1]), args[2])
+    return [row for row in rows if len(args) < 4 or row["stride"] == args[3]][0]
+
+
+def metric_share(column):
+    return lambda args, tour, profile: f"{float(metric_row(profile, args)[column]):.0f}%"
+
+
+def comparisons(q):
+    """Compare-exchanges of the bitonic network, n log2(n)^2 / 4 (q(q+1)/2 steps of n/2),
+    against the n log2(n) of a good comparison sort, for n = 2^q."""
+    return f"{(q * (q + 1) / 2 * 2**q / 2) / (q * 2**q):.2f}"
+
+
+def kernel_name(name, args, steps_at):
+    """KERNEL, or KERNEL<STEPS> (multistep) when args holds a STEPS at index steps_at."""
+    return name + (f"<{args[steps_at]}>" if len(args) > steps_at else "")
+
+
+def experiment_ratio(args):
+    """EXPERIMENT:VARIANT:BASELINE:Q: VARIANT's time over BASELINE's."""
+    experiment, variant, baseline, q = args[0], args[1], args[2], int(args[3])
+    return tables.ratio(tables.experiment_time(experiment, variant, q) /
+                        tables.experiment_time(experiment, baseline, q))
+
+
+def spread_value(kind):
+    return lambda args, tour, profile: tables.spread_value([kind] + args)
+
+
+# v:KIND:ARGS, one number for the prose: KIND -> a function of (ARGS, tour, profile).
+INLINE_VALUES = {
+    "copy": lambda args, tour, profile: (
+        f"{tour.copies[0]:.0f} GB/s" if tour.copies else tables.NOT_MEASURED),
+    "crossover": lambda args, tour, profile: tables.crossover_size(tour, args[0], args[1]),
+    # METHOD:Q:us (microseconds per step) or METHOD:Q:ms (the sort).
+    "barrier": lambda args, tour, profile: tables.barrier_value(args[0], int(args[1]), args[2]),
+    # Q:gbs or Q:ms, the copy baseline at 2^Q.
+    "copy-at": lambda args, tour, profile: tables.copy_value(int(args[0]), args[1]),
+    "small-arrays-faster": lambda args, tour, profile: tables.small_arrays_faster(),
+    "library-kernels": lambda args, tour, profile: tables.library_kernels(args[0], int(args[1])),
+    # STAGE:VARIANT:Q:KERNEL:COLUMN[:STEPS] of h100_occupancy.csv.
+    "occupancy-fact": lambda args, tour, profile: tables.occupancy_value(
+        args[0], args[1], int(args[2]), kernel_name(args[3], args, 5), args[4]),
+    "cpu-crossover": lambda args, tour, profile: tables.cpu_crossover_size(tour),
+    "segments-crossover": lambda args, tour, profile: tables.segments_crossover(),
+    "comparisons": lambda args, tour, profile: comparisons(int(args[0])),
+    # STAGE:KERNEL[:STEPS], registers per thread.
+    "registers": lambda args, tour, profile: str(
+        tables.registers(args[0], kernel_name(args[1], args, 2))),
+    # STAGE:Q:KERNEL for the next two: its time in copies of the array, its share of the sort.
+    "kernel-copies": lambda args, tour, profile: (
+        f"{profile.kernels(args[0], int(args[1]))[args[2]][2]:.2f}"),
+    "kernel-share": lambda args, tour, profile: (
+        f"{100 * profile.kernels(args[0], int(args[1]))[args[2]][1]:.0f}%"),
+    # STAGE:Q:KERNEL[:STRIDE] for the next five (metric_row).
+    "dram": metric_share("dram_pct_of_peak"),
+    "occupancy": metric_share("achieved_occupancy_pct"),
+    "sm": metric_share("sm_pct_of_peak"),
+    "l2-hit": metric_share("l2_hit_pct"),
+    "dram-read": lambda args, tour, profile: (
+        f"{float(metric_row(profile, args)['dram_read_bytes']):,.0f} bytes"),
+    # STAGE:Q:KERNEL: the lowest and highest DRAM share of peak over its profiled launches.
+    "dram-range": lambda args, tour, profile: "{:.0f}% to {:.0f}%".format(*(
+        f(float(row["dram_pct_of_peak"]) for row in profile.metric_rows(
+            args[0], int(args[1]), args[2])) for f in (min, max))),
+    # STAGE:Q:KERNEL[:STRIDE], bytes written over read in the last merge: the launch of that
+    # stride, or all of the merge's launches.
+    "written": lambda args, tour, profile: "{:.0f}%".format(100 * tables.written_share(
+        profile, args[0], int(args[1]), args[2], int(args[3]) if len(args) > 3 else None)),
+    "spread": spread_value("spread"),
+    "spread-range": spread_value("spread-range"),
+    "spread-max": spread_value("spread-max"),
+    "neighbours": spread_value("neighbours"),
+    # STAGE:Q:DISTRIBUTION: its time over the time on uniform keys.
+    "distribution": lambda args, tour, profile: tables.ratio(
+        tables.distribution_ratio(args[0], int(args[1]), args[2])),
+    "experiment": lambda args, tour, profile: tables.ms(
+        tables.experiment_time(args[0], args[1], int(args[2]))) + " ms",
+    "experiment-ratio": lambda args, tour, profile: experiment_ratio(args),
+    # PROGRAM:S, arrays of 2^S keys (docs/results/h100_segments.csv).
+    "segment": lambda args, tour, profile: tables.ms(
+        tables.segment_times().get(args[0], {}).get(int(args[1]))) + " ms",
+    "segment-speedup": lambda args, tour, profile: "{:.1f}x".format(
+        tables.segment_times()[args[0]][int(args[1])] /
+        tables.segment_times()["v8_batched"][int(args[1])]),
+    "segment-copies": lambda args, tour, profile: "{:.1f}".format(
+        tables.segment_times()["v8_batched"][int(args[0])] / tables.copy_time_2e27()),
+    # PROGRAM[:OTHER]:Q, from the tour.
+    "time": from_tour(lambda tour, row, program, args, q: (
+        f"{tables.ms(tour.time(program, q))} ms")),
+    "total": from_tour(lambda tour, row, program, args, q: (
+        f"{tables.ms(float(row['total_ms']))} ms")),
+    "floor": from_tour(lambda tour, row, program, args, q: (
+        f"{tables.ms(tour.floor(program, q))} ms")),
+    "xfloor": from_tour(lambda tour, row, program, args, q: (
+        tables.ratio(tour.over_floor(program, q)))),
+    "percent": from_tour(lambda tour, row, program, args, q: (
+        f"{100 * tour.of_copy(program, q):.0f}%")),
+    "launches": from_tour(lambda tour, row, program, args, q: row["launches"]),
+    # How many times faster PROGRAM is than OTHER at n = 2^q.
+    "speedup": from_tour(lambda tour, row, program, args, q: (
+        f"{tour.speedup(program, args[1], q):.2f}x")),
+    # PROGRAM's time as a share of OTHER's at n = 2^q.
+    "ratio": from_tour(lambda tour, row, program, args, q: (
+        f"{tour.time(program, q) / tour.time(args[1], q):.2f}")),
+}
+
+
 def inline_value(name, tour, profile):
     """v:KIND:ARGS, one number for the prose, e.g. v:time:v5_bank_free:29."""
     kind, *args = name.split(":")[1:]
-    if kind == "copy":
-        return f"{tour.copies[0]:.0f} GB/s" if tour.copies else tables.NOT_MEASURED
-    if kind == "crossover":
-        return tables.crossover_size(tour, args[0], args[1])
-    if kind == "barrier":
-        # v:barrier:METHOD:Q:us (microseconds per step) or :ms (the sort).
-        return tables.barrier_value(args[0], int(args[1]), args[2])
-    if kind == "copy-at":
-        # v:copy-at:Q:gbs or :ms, the copy baseline at 2^Q.
-        return tables.copy_value(int(args[0]), args[1])
-    if kind == "small-arrays-faster":
-        return tables.small_arrays_faster()
-    if kind == "library-kernels":
-        return tables.library_kernels(args[0], int(args[1]))
-    if kind == "occupancy-fact":
-        # v:occupancy-fact:STAGE:VARIANT:Q:KERNEL:COLUMN[:STEPS] of h100_occupancy.csv
-        # (multistep<STEPS>).
-        kernel = args[3] + (f"<{args[5]}>" if len(args) > 5 else "")
-        return tables.occupancy_value(args[0], args[1], int(args[2]), kernel, args[4])
-    if kind == "cpu-crossover":
-        return tables.cpu_crossover_size(tour)
-    if kind == "segments-crossover":
-        return tables.segments_crossover()
-    if kind == "comparisons":
-        # Compare-exchanges of the bitonic network, n log2(n)^2 / 4 (q(q+1)/2 steps of n/2),
-        # against the n log2(n) of a good comparison sort, for n = 2^q.
-        q = int(args[0])
-        return f"{(q * (q + 1) / 2 * 2**q / 2) / (q * 2**q):.2f}"
-    if kind == "registers":
-        # v:registers:STAGE:KERNEL[:STEPS], registers per thread (multistep<STEPS>).
-        kernel = args[1] + (f"<{args[2]}>" if len(args) > 2 else "")
-        return str(tables.registers(args[0], kernel))
-    if kind == "kernel-copies":
-        stage, q, kernel = args[0], int(args[1]), args[2]
-        return f"{profile.kernels(stage, q)[kernel][2]:.2f}"
-    if kind == "kernel-share":
-        stage, q, kernel = args[0], int(args[1]), args[2]
-        return f"{100 * profile.kernels(stage, q)[kernel][1]:.0f}%"
-    if kind in ("dram", "occupancy", "sm", "l2-hit", "dram-read"):
-        # The kernel's first profiled launch, or the one of stride args[3].
-        stage, q, kernel = args[0], int(args[1]), args[2]
-        rows = profile.metric_rows(stage, q, kernel)
-        if len(args) > 3:
-            rows = [row for row in rows if row["stride"] == args[3]]
-        row = rows[0]
-        if kind == "dram-read":
-            return f"{float(row['dram_read_bytes']):,.0f} bytes"
-        column = {"dram": "dram_pct_of_peak", "occupancy": "achieved_occupancy_pct",
-                  "sm": "sm_pct_of_peak", "l2-hit": "l2_hit_pct"}[kind]
-        return f"{float(row[column]):.0f}%"
-    if kind == "dram-range":
-        # The lowest and highest DRAM share of peak over the kernel's profiled launches.
-        stage, q, kernel = args[0], int(args[1]), args[2]
-        shares = [float(row["dram_pct_of_peak"]) for row in profile.metric_rows(stage, q, kernel)]
-        return f"{min(shares):.0f}% to {max(shares):.0f}%"
-    if kind == "written":
-        # v:written:STAGE:Q:KERNEL[:STRIDE], bytes written over read in the last merge: the
-        # launch of that stride, or all of the merge's launches.
-        stage, q, kernel = args[0], int(args[1]), args[2]
-        stride = int(args[3]) if len(args) > 3 else None
-        return f"{100 * tables.written_share(profile, stage, q, kernel, stride):.0f}%"
-    if kind in ("spread", "spread-range", "spread-max", "neighbours"):
-        return tables.spread_value([kind] + args)
-    if kind == "distribution":
-        # args: stage, q, distribution: its time over the time on uniform keys.
-        return tables.ratio(tables.distribution_ratio(args[0], int(args[1]), args[2]))
-    if kind == "experiment":
-        experiment, variant, q = args[0], args[1], int(args[2])
-        return tables.ms(tables.experiment_time(experiment, variant, q)) + " ms"
-    if kind == "experiment-ratio":
-        # v:experiment-ratio:EXPERIMENT:VARIANT:BASELINE:Q, VARIANT's time over BASELINE's.
-        experiment, variant, baseline, q = args[0], args[1], args[2], int(args[3])
-        return tables.ratio(tables.experiment_time(experiment, variant, q) /
-                            tables.experiment_time(experiment, baseline, q))
-    if kind == "segment":
-        program, s = args[0], int(args[1])
-        return tables.ms(tables.segment_times().get(program, {}).get(s)) + " ms"
-    if kind == "segment-speedup":
-        program, s = args[0], int(args[1])
-        times = tables.segment_times()
-        return f"{times[program][s] / times['v8_batched'][s]:.1f}x"
-    if kind == "segment-copies":
-        s = int(args[0])
-        return f"{tables.segment_times()['v8_batched'][s] / tables.copy_time_2e27():.1f}"
-    program, q = args[0], int(args[-1])
-    row = tour.get(program, q)
-    if row is None:
-        return tables.NOT_MEASURED
-    if kind == "time":
-        return f"{tables.ms(tour.time(program, q))} ms"
-    if kind == "total":
-        return f"{tables.ms(float(row['total_ms']))} ms"
-    if kind == "floor":
-        return f"{tables.ms(tour.floor(program, q))} ms"
-    if kind == "xfloor":
-        return tables.ratio(tour.over_floor(program, q))
-    if kind == "percent":
-        return f"{100 * tour.of_copy(program, q):.0f}%"
-    if kind == "launches":
-        return row["launches"]
-    if kind == "speedup":
-        # How many times faster `program` is than args[1] at n = 2^q.
-        return f"{tour.speedup(program, args[1], q):.2f}x"
-    if kind == "ratio":
-        # program's time as a share of args[1]'s at n = 2^q.
-        return f"{tour.time(program, q) / tour.time(args[1], q):.2f}"
-    raise UnknownBlock(name)
+    if kind not in INLINE_VALUES:
+        raise UnknownBlock(name)
+    return INLINE_VALUES[kind](args, tour, profile)
 
 
 # A block's name may hold spaces (an experiment's variant: v:experiment:v4_tile:512-thread
