@@ -326,8 +326,6 @@ def sass_kernels_table(stages, kernels, opcodes):
 # CUDA C++ Programming Guide, "Technical Specifications per Compute Capability" (9.0): 65536
 # 32-bit registers, 64 warps; registers are given to a warp in units of 256.
 SM90_REGISTERS, SM90_WARPS, REGISTER_UNIT = 65536, 64, 256
-# The threads of a multistep block: kThreadsPerBlock in the stages' bitonic_sort.cu.
-MULTISTEP_BLOCK_THREADS = 256
 
 
 def registers(stage, kernel):
@@ -337,6 +335,16 @@ def registers(stage, kernel):
         if row["stage"] == stage and row["kernel"] == kernel:
             return int(row["registers"])
     return None
+
+
+def multistep_block_threads():
+    """The threads of a multistep block (kThreadsPerBlock, which v7 keeps from v6), as Nsight
+    Compute recorded v7's multistep launches (docs/results/h100_occupancy.csv), or None."""
+    found = {int(float(row["block_threads"])) for row in load_csv("h100_occupancy.csv")
+             if row["kernel"] == "multistep"}
+    if len(found) > 1:
+        raise ValueError(f"multistep launches of several block sizes: {sorted(found)}")
+    return found.pop() if found else None
 
 
 def resident_warps(registers_per_thread, block_threads):
@@ -352,14 +360,15 @@ def registers_table(stage):
     """multistep<k> of a stage: registers per thread, keys per thread, and the warps that stay
     resident on a multiprocessor."""
     rows = load_csv("sm90_registers.csv")
+    block_threads = multistep_block_threads()
     body = []
     for steps in range(1, 7):
         count = registers(stage, f"multistep<{steps}>")
         if count is None:
             continue
         body.append([f"`multistep<{steps}>`", str(1 << steps), str(count),
-                     str(resident_warps(count, MULTISTEP_BLOCK_THREADS))])
-    if not body:
+                     str(resident_warps(count, block_threads))])
+    if not body or block_threads is None:
         return NOT_MEASURED + "\n"
     first = rows[0]
     return (table(["kernel", "keys per thread", "registers per thread",
@@ -369,7 +378,8 @@ def registers_table(stage):
             "`docs/results/sm90_registers.csv`); resident warps from the H100's 65536 registers "
             "and 64 warps per multiprocessor (CUDA C++ Programming Guide, compute capability "
             "9.0), registers given out 256 at a time, in whole blocks of "
-            f"{MULTISTEP_BLOCK_THREADS} threads.\n")
+            f"{block_threads} threads (the block size Nsight Compute recorded for the multistep "
+            "launches, `docs/results/h100_occupancy.csv`).\n")
 
 
 def lower_partner_examples(network_dump):
