@@ -5,13 +5,14 @@ it; nothing is typed in. A stage, a size or an experiment that was not recorded 
 measured". docs/generate.py puts the results into the Markdown files.
 """
 import csv
-import math
 import os
 import statistics
 import subprocess
 
 import course
 import figures
+from judging import (against_all, against_previous, faster_up_to, prediction_verdict,
+                     spread_percent, stages_beat_cpu_from)
 
 DOCS = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(DOCS, "results")
@@ -215,29 +216,16 @@ def crossover(tour):
     return table(header, rows) + "\n" + tour.source() + "\n"
 
 
+def size_name(q):
+    return f"2^{q}" if q is not None else "no size"
+
+
 def crossover_size(tour, stage, program):
-    """The largest n up to which `stage` is faster than `program` at every measured size."""
-    best = None
-    for q in tour.sizes():
-        mine, theirs = tour.time(stage, q), tour.time(program, q)
-        if mine is None or theirs is None or mine >= theirs:
-            break
-        best = q
-    return f"2^{best}" if best is not None else "no size"
+    return size_name(faster_up_to(tour, stage, program))
 
 
 def cpu_crossover_size(tour):
-    """The smallest n from which every stage is faster than std::sort at every larger size
-    where std::sort ran."""
-    answer = None
-    for q in reversed(tour.sizes()):
-        serial = tour.time("std_sort", q)
-        if serial is None:
-            continue
-        if any((tour.time(stage, q) or math.inf) >= serial for stage in course.course_stage_names()):
-            break
-        answer = q
-    return f"2^{answer}" if answer is not None else "no size"
+    return size_name(stages_beat_cpu_from(tour))
 
 
 def totals(tour):
@@ -702,11 +690,6 @@ def spread_runs(name="h100_spread.csv"):
     return runs
 
 
-def spread_percent(values):
-    """How far the slowest of several runs is above the fastest, in percent."""
-    return 100 * (max(values) - min(values)) / min(values)
-
-
 def spread_sizes():
     return sorted({q for _, q in spread_runs()})
 
@@ -760,19 +743,6 @@ def neighbours_table():
             "*faster* or *slower* where every run of one was faster than every run of the "
             "other, *overlap* where the runs overlap and the data do not say which is faster. " +
             spread_source(rows) + "\n")
-
-
-def against_previous(runs, stage, previous, q):
-    """(speedup, verdict) at 2^q: how many times faster the median run of `stage` is than that
-    of `previous`, and "faster" or "slower" where every run of one was faster than every run of
-    the other, else "overlap". None where either was not measured."""
-    mine, theirs = runs.get((stage, q)), runs.get((previous, q))
-    if not mine or not theirs:
-        return None
-    speedup = statistics.median(theirs) / statistics.median(mine)
-    verdict = ("faster" if max(mine) < min(theirs) else
-               "slower" if min(mine) > max(theirs) else "overlap")
-    return speedup, verdict
 
 
 def spread_value(args):
@@ -881,8 +851,7 @@ def tally(tour, predictions):
         if measured is None:
             verdict = NOT_MEASURED
         else:
-            verdict = ("within" if low <= measured <= high else
-                       "above" if measured > high else "below")
+            verdict = prediction_verdict(low, high, measured)
             counts[verdict] += 1
         rows.append([f"`{stage}`", text, f"{low:.2f}x .. {high:.2f}x",
                      f"{measured:.2f}x" if measured else NOT_MEASURED,
@@ -974,18 +943,6 @@ def copy_value(q, column):
 
 
 SMALL_ARRAYS_RIVALS = ["cub_merge", "cub_radix", "thrust"]
-
-
-def against_all(runs, stage, rivals, q):
-    """(the rival with the fastest median run, the stage's speedup over it, the verdict) at 2^q:
-    "faster" only where every run of the stage beat every run of every rival, "slower" where
-    every run of that fastest rival beat every run of the stage, else "overlap"."""
-    fastest = min(rivals, key=lambda rival: statistics.median(runs[(rival, q)]))
-    verdicts = [against_previous(runs, stage, rival, q)[1] for rival in rivals]
-    speedup, against_fastest = against_previous(runs, stage, fastest, q)
-    verdict = ("faster" if all(v == "faster" for v in verdicts) else
-               "slower" if against_fastest == "slower" else "overlap")
-    return fastest, speedup, verdict
 
 
 def small_arrays_verdicts():

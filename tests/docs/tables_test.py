@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""docs suite: the judgements docs/tables.py makes from recorded runs, on made-up runs whose
-answer is known, so that a generated table cannot be consistently wrong.
+"""docs suite: the judgements the generated tables make from recorded runs (docs/judging.py),
+on made-up runs whose answer is known, so that a generated table cannot be consistently wrong.
 
 Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 
@@ -8,6 +8,7 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 - a stage against the one before it: the ratio of the median runs, and "faster" or "slower"
   only where every run of one beat every run of the other, else "overlap"; and against several
   rivals at once (v7 against the libraries), "faster" only where it beat every run of each;
+- up to which size one program is faster than another, and a prediction's verdict;
 - the share of compare-exchanges that swap, read from network_dump: none for equal keys, and
   for 16 sorted keys the 36 of 80 that tests/tools/network_dump_test.py finds by replaying the network.
 """
@@ -16,6 +17,7 @@ import sys
 
 root = os.path.abspath(sys.argv[1])
 sys.path[:0] = [os.path.join(root, "docs"), os.path.join(root, "tools")]
+import judging  # noqa: E402
 import tables  # noqa: E402
 
 failures = 0
@@ -27,7 +29,7 @@ def check(ok, what):
     failures += not ok
 
 
-check(abs(tables.spread_percent([2.0, 3.0, 2.5]) - 50.0) < 1e-9, "spread of 2, 3, 2.5 ms is 50%")
+check(abs(judging.spread_percent([2.0, 3.0, 2.5]) - 50.0) < 1e-9, "spread of 2, 3, 2.5 ms is 50%")
 runs = {
     ("fast", 11): [1.0, 1.2, 1.1],      # every run below every run of "slow"
     ("slow", 11): [2.0, 2.2, 2.4],
@@ -35,33 +37,52 @@ runs = {
     ("under", 11): [1.5, 2.1, 2.3],     # all below slow's slowest, not all below its fastest
     ("over", 11): [2.1, 2.3, 2.6],      # all above slow's fastest, not all above its slowest
 }
-speedup, verdict = tables.against_previous(runs, "fast", "slow", 11)
+speedup, verdict = judging.against_previous(runs, "fast", "slow", 11)
 check(abs(speedup - 2.2 / 1.1) < 1e-9 and verdict == "faster",
       f"fast against slow: {speedup:.2f}x, {verdict} (2.00x, faster)")
-speedup, verdict = tables.against_previous(runs, "slow", "fast", 11)
+speedup, verdict = judging.against_previous(runs, "slow", "fast", 11)
 check(abs(speedup - 1.1 / 2.2) < 1e-9 and verdict == "slower",
       f"slow against fast: {speedup:.2f}x, {verdict} (0.50x, slower)")
-speedup, verdict = tables.against_previous(runs, "close", "slow", 11)
+speedup, verdict = judging.against_previous(runs, "close", "slow", 11)
 check(abs(speedup - 2.2 / 2.1) < 1e-9 and verdict == "overlap",
       f"close against slow: {speedup:.2f}x, {verdict} (1.05x, overlap)")
 for name in ("under", "over"):
-    verdict = tables.against_previous(runs, name, "slow", 11)[1]
+    verdict = judging.against_previous(runs, name, "slow", 11)[1]
     check(verdict == "overlap", f"{name} against slow: {verdict} (overlap)")
-check(tables.against_previous(runs, "fast", "slow", 15) is None, "a size not measured: None")
+check(judging.against_previous(runs, "fast", "slow", 15) is None, "a size not measured: None")
 # Against several rivals: "faster" only if every run beat every run of every rival, even one
 # whose median is slower than the fastest rival's.
 runs[("outlier", 11)] = [1.05, 2.5, 2.6]   # median above fast's, one run under fast's slowest
 runs[("fastest", 11)] = [0.5, 0.6, 0.7]
-found = tables.against_all(runs, "fast", ["slow", "outlier"], 11)
+found = judging.against_all(runs, "fast", ["slow", "outlier"], 11)
 check(found[0] == "slow" and found[2] == "overlap",
       f"fast against slow and outlier: {found} (slow, overlap: outlier's fastest run wins)")
-found = tables.against_all(runs, "fast", ["slow", "close"], 11)
+found = judging.against_all(runs, "fast", ["slow", "close"], 11)
 check(found[2] == "faster", f"fast against slow and close: {found} (faster)")
-found = tables.against_all(runs, "fast", ["slow", "fastest"], 11)
+found = judging.against_all(runs, "fast", ["slow", "fastest"], 11)
 check(found[0] == "fastest" and found[2] == "slower",
       f"fast against slow and fastest: {found} (fastest, slower)")
 
 shares = tables.network_swaps(sys.argv[2], 16)
 check(shares.get("equal") == 0 and abs(shares.get("sorted", -1) - 36 / 80) < 1e-12 and
       len(shares) == 7, f"swap shares at 16 keys: {shares}")
+
+
+class Tour:
+    """A tour of known times: program -> {log2 n: ms}."""
+    def __init__(self, times):
+        self.times = times
+
+    def sizes(self):
+        return sorted({q for by_size in self.times.values() for q in by_size})
+
+    def time(self, program, q):
+        return self.times.get(program, {}).get(q)
+
+
+tour = Tour({"mine": {10: 1.0, 12: 2.0, 14: 5.0}, "theirs": {10: 2.0, 12: 3.0, 14: 4.0}})
+check(judging.faster_up_to(tour, "mine", "theirs") == 12, "faster up to 2^12, slower at 2^14")
+check(judging.faster_up_to(tour, "theirs", "mine") is None, "the slower one: at no size")
+check([judging.prediction_verdict(1.5, 2.0, m) for m in (1.4, 1.5, 2.0, 2.1)] ==
+      ["below", "within", "within", "above"], "a prediction's verdict at and around its range")
 sys.exit(1 if failures else 0)
