@@ -20,7 +20,8 @@
 
 namespace {
 
-// The keys of a run and what std::sort makes of them.
+// What every algorithm of a run shares: the keys, what std::sort makes of them, where the keys
+// came from, and the device.
 struct Input {
   std::vector<int> keys;
   // Empty with --no-validate.

@@ -38,7 +38,7 @@ struct Algorithm {
   std::function<void(unsigned n, unsigned segment)> print_launches;
 };
 
-// A device sort of the whole input from a function that takes no array length.
+// A DeviceSort from a function that sorts all n keys as one array (it takes no `segment`).
 DeviceSort whole_array(void (*sort)(int *keys, unsigned n, bool ascending));
 
 // Runs the program; returns its exit code (errors.h). When there is more than one algorithm,

@@ -225,13 +225,20 @@ def metric_share(column):
     return lambda args, tour, profile: f"{float(metric_row(profile, args)[column]):.0f}%"
 
 
+def dram_range(profile, args):
+    """STAGE:Q:KERNEL: the lowest and highest DRAM share of peak over its profiled launches."""
+    shares = [float(row["dram_pct_of_peak"])
+              for row in profile.metric_rows(args[0], int(args[1]), args[2])]
+    return f"{min(shares):.0f}% to {max(shares):.0f}%"
+
+
 def comparisons(q):
     """Compare-exchanges of the bitonic network, n log2(n)^2 / 4 (q(q+1)/2 steps of n/2),
     against the n log2(n) of a good comparison sort, for n = 2^q."""
     return f"{(q * (q + 1) / 2 * 2**q / 2) / (q * 2**q):.2f}"
 
 
-def kernel_name(name, args, steps_at):
+def with_steps(name, args, steps_at):
     """KERNEL, or KERNEL<STEPS> (multistep) when args holds a STEPS at index steps_at."""
     return name + (f"<{args[steps_at]}>" if len(args) > steps_at else "")
 
@@ -260,13 +267,13 @@ INLINE_VALUES = {
     "library-kernels": lambda args, tour, profile: tables.library_kernels(args[0], int(args[1])),
     # STAGE:VARIANT:Q:KERNEL:COLUMN[:STEPS] of h100_occupancy.csv.
     "occupancy-fact": lambda args, tour, profile: tables.occupancy_value(
-        args[0], args[1], int(args[2]), kernel_name(args[3], args, 5), args[4]),
+        args[0], args[1], int(args[2]), with_steps(args[3], args, 5), args[4]),
     "cpu-crossover": lambda args, tour, profile: tables.cpu_crossover_size(tour),
     "segments-crossover": lambda args, tour, profile: tables.segments_crossover(),
     "comparisons": lambda args, tour, profile: comparisons(int(args[0])),
     # STAGE:KERNEL[:STEPS], registers per thread.
     "registers": lambda args, tour, profile: str(
-        tables.registers(args[0], kernel_name(args[1], args, 2))),
+        tables.registers(args[0], with_steps(args[1], args, 2))),
     # STAGE:Q:KERNEL for the next two: its time in copies of the array, its share of the sort.
     "kernel-copies": lambda args, tour, profile: (
         f"{profile.kernels(args[0], int(args[1]))[args[2]][2]:.2f}"),
@@ -279,10 +286,7 @@ INLINE_VALUES = {
     "l2-hit": metric_share("l2_hit_pct"),
     "dram-read": lambda args, tour, profile: (
         f"{float(metric_row(profile, args)['dram_read_bytes']):,.0f} bytes"),
-    # STAGE:Q:KERNEL: the lowest and highest DRAM share of peak over its profiled launches.
-    "dram-range": lambda args, tour, profile: "{:.0f}% to {:.0f}%".format(*(
-        f(float(row["dram_pct_of_peak"]) for row in profile.metric_rows(
-            args[0], int(args[1]), args[2])) for f in (min, max))),
+    "dram-range": lambda args, tour, profile: dram_range(profile, args),
     # STAGE:Q:KERNEL[:STRIDE], bytes written over read in the last merge: the launch of that
     # stride, or all of the merge's launches.
     "written": lambda args, tour, profile: "{:.0f}%".format(100 * tables.written_share(

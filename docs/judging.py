@@ -58,7 +58,8 @@ def stages_beat_cpu_from(tour):
         serial = tour.time("std_sort", q)
         if serial is None:
             continue
-        if any((tour.time(stage, q) or math.inf) >= serial for stage in course.course_stage_names()):
+        stages = course.course_stage_names()
+        if any((tour.time(stage, q) or math.inf) >= serial for stage in stages):
             break
         answer = q
     return answer

@@ -148,7 +148,8 @@ def v4_tile(runner):
 def v6_steps(runner):
     return sweep(runner, "v6_steps", {
         f"{steps} steps per pass":
-            [runner.variant("v6_multistep", f"v6_steps{steps}", {"kStepsPerPass": ("6", str(steps))})]
+            [runner.variant("v6_multistep", f"v6_steps{steps}",
+                            {"kStepsPerPass": ("6", str(steps))})]
         for steps in (3, 4, 5, 6)})
 
 
@@ -156,7 +157,8 @@ def v7_tile(runner):
     return sweep(runner, "v7_tile", {
         "16 keys per thread, 8192-key tile": stage_program(runner.build, "v7_register_tile"),
         "16 keys per thread, 2048-key tile": [runner.variant(
-            "v7_register_tile", "v7_tile2048", {"kTileSize": ("8192", "2048"), "kTileBits": ("13", "11")})],
+            "v7_register_tile", "v7_tile2048",
+            {"kTileSize": ("8192", "2048"), "kTileBits": ("13", "11")})],
         "8 keys per thread, 2048-key tile": [runner.variant("v7_register_tile", "v7_keys8", {
             "kRegisterBits": ("4", "3"), "kTileSize": ("8192", "2048"),
             "kTileBits": ("13", "11")})],
