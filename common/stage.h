@@ -15,11 +15,11 @@
 //                       unsigned long long launches_per_sort(unsigned n)
 //                     the number of those launches, by formula: the cpu tests hold the plan to
 //                     it, the gpu tests the launches counted.
-//   meson.build       the same in every stage except two lists of test files in tests/:
-//                     stage_index_tests (cpu tests of bitonic_index.h) and stage_gpu_tests
-//                     (usually just gpu_sort_test.cpp). The folder name is the program's name.
+//   meson.build       the same in every stage, byte for byte. The folder name is the
+//                     program's name.
 //
-// and one line in stages.txt, with a chapter in docs/ if it has one.
+// and an entry in stages.txt: its line (with a chapter in docs/ if it has one), its cpu tests
+// (of bitonic_index.h) and gpu tests (of bitonic_sort), and its main() if not stage_main.cpp.
 //
 // Of common/, a stage's program uses: stage.h, cuda_check.h (CUDA_CHECK, CHECK_LAUNCH) and
 // host_device.h in its own files; stage_main.cpp as its main(), which hands it to the driver
@@ -35,8 +35,8 @@
 // with CUDA events).
 void bitonic_sort(int *keys, unsigned n, bool ascending);
 
-// Only for a stage that also sorts many arrays at once (v8_batched), whose meson.build builds
-// its program from stage_segments_main.cpp instead (the program then takes --segment L): sorts
+// Only for a stage that also sorts many arrays at once (v8_batched), whose entry in stages.txt
+// names stage_segments_main.cpp as its main() (the program then takes --segment L): sorts
 // the n / segment arrays of `segment` consecutive keys each, every one in the requested order.
 // segment is a power of two from 2 to n.
 void bitonic_sort_segments(int *keys, unsigned n, unsigned segment, bool ascending);

@@ -91,7 +91,7 @@ def stage_diff(previous, stage):
     whole, the diff of bitonic_sort.cu leaves it out too, and the section follows in full."""
     blocks = []
     replaced = course.replaced_definitions(previous, stage)
-    for name in ("bitonic_sort.cu", "bitonic_index.h", "meson.build"):
+    for name in ("bitonic_sort.cu", "bitonic_index.h"):
         before = read(os.path.join(ROOT, previous, name))
         after = read(os.path.join(ROOT, stage, name))
         if name == "bitonic_sort.cu":
@@ -112,6 +112,12 @@ def stage_diff(previous, stage):
             blocks.append(f"The section `{replaced[1][0]}` .. `{replaced[1][-1]}` of "
                           f"`{stage}/{name}`, which replaces `{replaced[0][0]}` .. "
                           f"`{replaced[0][-1]}`, in full:\n\n```cpp\n{listing}\n```\n")
+    # The tests of each stage (and its main(), if not the usual one) are its entry in
+    # stages.txt; meson.build is the same in every stage.
+    entries = {entry.name: entry.entry().splitlines(keepends=True) for entry in course.stages()}
+    diff = "".join(difflib.unified_diff(entries[previous], entries[stage],
+                                        f"stages.txt ({previous})", f"stages.txt ({stage})"))
+    blocks.append(f"The entry in `stages.txt`:\n\n```diff\n{diff}```\n")
     return (f"Regenerated from the sources by `docs/generate.py`: `diff -U2 {previous}/"
             f"bitonic_sort.cu {stage}/bitonic_sort.cu` without the header comment (read it in "
             f"the file), and likewise for the other files.\n\n" + "\n".join(blocks))

@@ -41,7 +41,7 @@ if not in_place:
     skip_without_gpu(gpu_present)
 STAGES = {"graded_right": ("answers.cu", True), "graded_host": ("host_answers.cu", False),
           "graded_wrong": ("wrong_answers.cu", False)}
-CHECKS = ["exercise_unpadded_test.cpp", "exercise_pairs_test.cu", "exercise_floats_test.cu"]
+CHECKS = ["exercise_unpadded", "exercise_pairs", "exercise_floats"]
 # Exercise 5: stage -> whether it is the answer (v6_multistep edited by WRITES_ANSWER, which must
 # pass) or v6_multistep as it is (which must fail).
 WRITES_STAGES = {"graded_writes": True, "graded_writes_all": False}
@@ -87,7 +87,7 @@ def add_stages(tree):
     for stage, edited in WRITES_STAGES.items():
         if f"\n{stage} " in listed:
             continue
-        folder = course.add_stage(tree, stage, "v6_multistep", ["gpu_sort_test.cpp"],
+        folder = course.add_stage(tree, stage, "v6_multistep", ["gpu_sort"],
                                   "exercise 5, graded")
         if edited:
             source = os.path.join(folder, "bitonic_sort.cu")

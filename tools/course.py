@@ -11,10 +11,13 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
 STAGES_FILE = os.path.join(ROOT, "stages.txt")
+# A stage's main() in common/ unless its entry in stages.txt says "main:".
+DEFAULT_MAIN = "stage_main.cpp"
 
 # The library sorts the results compare with (build/tools/baselines --algo NAME).
 DEVICE_BASELINES = ["cub_radix", "cub_merge", "thrust"]
@@ -24,29 +27,51 @@ BASELINE_PROGRAMS = ["std_sort", "copy"] + DEVICE_BASELINES + SEGMENTED_BASELINE
 
 
 class Stage:
-    """One line of stages.txt: the folder, its chapter in docs/ (None if it has none) and its
-    one idea."""
+    """One entry of stages.txt: the folder, its chapter in docs/ (None if it has none), its one
+    idea, its test names by kind ({"cpu": [...], "gpu": [...]}) and its main() in common/."""
 
-    def __init__(self, name, chapter, idea):
+    def __init__(self, name, chapter, idea, tests=None, main=DEFAULT_MAIN):
         self.name, self.chapter, self.idea = name, chapter, idea
+        self.tests = tests if tests is not None else {"cpu": [], "gpu": []}
+        self.main = main
+
+    def entry(self):
+        """The stage's entry as stages.txt writes it, chapter "-" when it has none."""
+        lines = [f"{self.name} | {self.chapter or '-'} | {self.idea}\n"]
+        for kind, names in self.tests.items():
+            # A kind may take several lines: they add up.
+            lines += [f"    {kind}: {part}\n" for part in textwrap.wrap(" ".join(names), 88)]
+        if self.main != DEFAULT_MAIN:
+            lines.append(f"    main: {self.main}\n")
+        return "".join(lines)
 
     def __repr__(self):
         return f"Stage({self.name!r})"
 
 
-def stages():
-    """The stages in reading order, from stages.txt: the one list to edit."""
+def stages(path=STAGES_FILE):
+    """The stages in reading order, from stages.txt (or the file `path`): the one list to edit."""
     found = []
-    with open(STAGES_FILE) as file:
+    with open(path) as file:
         for number, line in enumerate(file, start=1):
-            line = line.strip()
-            if not line or line.startswith("#"):
+            if not line.strip() or line.startswith("#"):
                 continue
-            fields = [field.strip() for field in line.split("|")]
-            if len(fields) != 3:
-                raise ValueError(f"stages.txt:{number}: expected 'folder | chapter | idea'")
-            name, chapter, idea = fields
-            found.append(Stage(name, None if chapter == "-" else chapter, idea))
+            if not line.startswith(" "):
+                fields = [field.strip() for field in line.split("|")]
+                if len(fields) != 3:
+                    raise ValueError(f"stages.txt:{number}: expected 'folder | chapter | idea'")
+                name, chapter, idea = fields
+                found.append(Stage(name, None if chapter == "-" else chapter, idea))
+                continue
+            kind, _, words = line.partition(":")
+            kind, words = kind.strip(), words.split()
+            if not found or kind not in ("cpu", "gpu", "main") or not words:
+                raise ValueError(f"stages.txt:{number}: expected an indented 'cpu: NAME ...', "
+                                 "'gpu: NAME ...' or 'main: FILE' under a stage's line")
+            if kind == "main":
+                found[-1].main = words[0]
+            else:
+                found[-1].tests[kind] += words
     return found
 
 
@@ -344,18 +369,14 @@ def copy_course(destination):
 
 def add_stage(tree, stage, start, gpu_tests, idea):
     """Adds a stage to the tree `tree` as chapter 12 says a student does: a copy of the stage
-    `start`, whose meson.build lists the files `gpu_tests` as its gpu tests, and a line in
-    stages.txt (without a chapter). Returns the new stage's folder, for the caller to edit."""
+    `start`, and an entry in stages.txt (without a chapter) that copies start's, with the test
+    names `gpu_tests` as its gpu tests. Returns the new stage's folder, for the caller to edit."""
     folder = os.path.join(tree, stage)
     shutil.rmtree(folder, ignore_errors=True)
     shutil.copytree(os.path.join(tree, start), folder)
-    build_file = os.path.join(folder, "meson.build")
-    listed = ", ".join(f"'{name}'" for name in gpu_tests)
-    with open(build_file) as file:
-        text = re.sub(r"stage_gpu_tests = \[[^\]]*\]", f"stage_gpu_tests = [{listed}]",
-                      file.read())
-    with open(build_file, "w") as file:
-        file.write(text)
-    with open(os.path.join(tree, "stages.txt"), "a") as file:
-        file.write(f"{stage} | - | {idea}\n")
+    listed = os.path.join(tree, "stages.txt")
+    copied = next(entry for entry in stages(listed) if entry.name == start)
+    added = Stage(stage, None, idea, {"cpu": copied.tests["cpu"], "gpu": gpu_tests}, copied.main)
+    with open(listed, "a") as file:
+        file.write(added.entry())
     return folder

@@ -39,22 +39,24 @@ import course
 NO_DEVICE = 3
 SUITES = ["index_{}", "exit_codes_{}", "gpu_{}", "sanitize_memcheck_{}", "sanitize_racecheck_{}",
           "sanitize_synccheck_{}"]
+# The test programs of a stage, and the kind of test list in stages.txt that each one runs.
+LISTED_AS = {"index": "cpu", "gpu": "gpu"}
 UNPADDED_SMALL = "every n from 1 to 100 without padding"
-# exercise -> (test program, test case it must hold, the file that holds it), and what is graded
-# by hand.
+# exercise -> (test program, test case it must hold, the test that holds it: a name of stages.txt),
+# and what is graded by hand.
 EXERCISES = {
-    1: {"cases": [("gpu", UNPADDED_SMALL, "exercise_unpadded_test.cpp"),
+    1: {"cases": [("gpu", UNPADDED_SMALL, "exercise_unpadded"),
                   ("gpu", "larger n without padding: 1000, 2^20 + 1, 3 x 2^19",
-                   "exercise_unpadded_test.cpp")],
+                   "exercise_unpadded")],
         "sanitize": UNPADDED_SMALL},
     2: {"cases": [("gpu", "keys sorted, values a permutation that points at each key",
-                   "exercise_pairs_test.cu")]},
+                   "exercise_pairs")]},
     3: {"cases": [("gpu", "floats in IEEE 754 totalOrder, bit for bit",
-                   "exercise_floats_test.cu")]},
+                   "exercise_floats")]},
     4: {"cases": [("index", "launches_per_sort follows the split into multistep passes, for "
-                            "every n up to 2^30", "launches_multistep_test.cpp"),
+                            "every n up to 2^30", "launches_multistep"),
                   ("index", "the multistep passes compare every pair of every global step "
-                            "exactly once, up to 2^16", "index_multistep_test.cpp")],
+                            "exactly once, up to 2^16", "index_multistep")],
         "by_hand": "the time over floor against v5's and v6's, from the tour"},
     5: {"timed": {"against": "v6_multistep", "arguments": ["--log2", "26", "--dist", "equal"],
                   "at_most": 0.9},
@@ -63,7 +65,7 @@ EXERCISES = {
                    "value, the explanation"},
     7: {"by_hand": "the student's own cpu test of the stride-32 pair, and the in-block times"},
     8: {"cases": [("gpu", "every array length from 2 to 2^12, at n = 2^12, 2^16 and 2^20",
-                   "gpu_segments_test.cpp")],
+                   "gpu_segments")],
         "by_hand": "the v8_mapping experiment against both of chapter 10's mappings"},
 }
 
@@ -176,8 +178,8 @@ def exercise_checks(tests, stage, gpu_present, exercise, spec):
         path = os.path.join(tests, "stages", f"test_{program}_{stage}")
         if not os.path.exists(path) or case not in test_cases(path):
             outcome.append((False, f"exercise {exercise}: {program}_{stage} does not run "
-                                   f"'{case}': add '{source}' to stage_{program}_tests in "
-                                   f"{stage}/meson.build"))
+                                   f"'{case}': add {source} to the '{LISTED_AS[program]}:' "
+                                   f"line of {stage}'s entry in stages.txt"))
             continue
         # doctest splits a filter at commas: a wildcard stands in for them.
         result = subprocess.run([path, "--test-case=" + case.replace(",", "*"), "--no-colors"],

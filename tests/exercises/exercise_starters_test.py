@@ -5,9 +5,8 @@ Usage: exercise_starters_test.py SOURCE_ROOT
 
 For each exercise whose section holds a stub (a ```cpp exercise-N-stub block), in a copy of the
 course: copies the starting stage the section names ("**Start from** `STAGE`"), appends the stub
-to its bitonic_sort.cu, adds the check the section names ("**Add** `'FILE'` to
-`stage_gpu_tests`") to its meson.build, lists the stage in stages.txt, and builds its program
-and its gpu tests. A student who follows the section gets a stage that builds; the stub is not
+to its bitonic_sort.cu, lists the stage in stages.txt with the check the section names ("**Add**
+`NAME` to the `gpu:` line") among its gpu tests, and builds its program and its gpu tests. A student who follows the section gets a stage that builds; the stub is not
 an answer, so its tests would fail. Reports SKIP (77) without nvcc.
 """
 import os
@@ -32,7 +31,7 @@ for section in sections:
     if not stub:
         continue
     start = re.search(r"\*\*Start from\*\* `(\w+)`", section).group(1)
-    check = re.search(r"\*\*Add\*\* `'([\w.]+)'` to `stage_gpu_tests`", section).group(1)
+    check = re.search(r"\*\*Add\*\* `(\w+)` to the `gpu:` line", section).group(1)
     starters.append((int(stub.group(1)), start, stub.group(2), check))
 if not starters:
     sys.exit("the chapter holds no exercise stubs")
@@ -43,7 +42,7 @@ with tempfile.TemporaryDirectory() as temporary:
     targets = []
     for number, start, stub, check in starters:
         stage = f"exercise{number}_start"
-        folder = course.add_stage(tree, stage, start, ["gpu_sort_test.cpp", check],
+        folder = course.add_stage(tree, stage, start, ["gpu_sort", check],
                                   f"exercise {number}'s stub")
         with open(os.path.join(folder, "bitonic_sort.cu"), "a") as file:
             file.write("\n" + stub)

@@ -62,7 +62,7 @@ if len(held) != 2 or not all(ok for ok, _ in held):
     failures.append(f"exercise 4 on v6_multistep, which holds its checks: {held}")
 missing = grade.exercise_checks(tests, "v5_bank_free", gpu_present, 4, grade.EXERCISES[4])
 if len(missing) != 2 or any(ok for ok, _ in missing) or \
-        "add 'launches_multistep_test.cpp' to stage_index_tests" not in missing[0][1]:
+        "add launches_multistep to the 'cpu:' line" not in missing[0][1]:
     failures.append(f"exercise 4 on v5_bank_free, which lacks its checks: {missing}")
 print("grading helpers:", "ok" if not failures else f"FAIL {failures}")
 

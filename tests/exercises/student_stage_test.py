@@ -5,10 +5,10 @@ Usage: student_stage_test.py SOURCE_ROOT
 
 In a temporary copy of the course it does exactly what the chapter's section "Adding your own
 stage" says, read from the chapter itself: the shell commands of its ```sh blocks in order,
-and the line of its ```stages.txt block appended to stages.txt, after the README's quick-start
+and the entry of its ```stages.txt block appended to stages.txt, after the README's quick-start
 setup (`meson setup build`). The chapter's `meson test -C build` must then pass as a whole,
 with tests of the new stage among them. The copy is the course as it ships: the stages a
-reader added (the lines of stages.txt without a chapter, the chapter's own stage name among
+reader added (the entries of stages.txt without a chapter, the chapter's own stage name among
 them) are taken out of it first, so the steps work whatever the reader's tree already holds.
 Inside that copy this test reports SKIP, so that it does not copy the tree again. It takes
 minutes, so it is in the proof suite, which `meson test -C build` leaves out and CI runs
@@ -41,14 +41,18 @@ environment = dict(os.environ, STUDENT_STAGE_COPY="1")
 
 
 def pristine(tree):
-    """Takes the reader's own stages out of the copy: every stages.txt line without a chapter
-    (and the chapter's stage, whatever its line says), with its folder."""
+    """Takes the reader's own stages out of the copy: every stages.txt entry without a chapter
+    (and the chapter's stage, whatever its entry says), with its folder."""
     path = os.path.join(tree, "stages.txt")
     kept = []
+    dropping = False
     for line in open(path).read().splitlines(keepends=True):
         fields = [field.strip() for field in line.split("|")]
-        if line.strip() and not line.startswith("#") and len(fields) == 3 and (
-                fields[1] == "-" or fields[0] == stage):
+        if line.startswith(" ") and dropping:
+            continue
+        dropping = line.strip() != "" and not line.startswith(("#", " ")) and len(fields) == 3 \
+            and (fields[1] == "-" or fields[0] == stage)
+        if dropping:
             shutil.rmtree(os.path.join(tree, fields[0]), ignore_errors=True)
             print(f"left out of the copy: {fields[0]}", flush=True)
             continue
