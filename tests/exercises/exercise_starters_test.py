@@ -6,8 +6,9 @@ Usage: exercise_starters_test.py SOURCE_ROOT
 For each exercise whose section holds a stub (a ```cpp exercise-N-stub block), in a copy of the
 course: copies the starting stage the section names ("**Start from** `STAGE`"), appends the stub
 to its bitonic_sort.cu, lists the stage in stages.txt with the check the section names ("**Add**
-`NAME` to the `gpu:` line") among its gpu tests, and builds its program and its gpu tests. A student who follows the section gets a stage that builds; the stub is not
-an answer, so its tests would fail. Reports SKIP (77) without nvcc.
+`NAME` to the `gpu:` line") among its gpu tests, and builds its program and its gpu tests. A
+student who follows the section gets a stage that builds; the stub is not an answer, so its
+tests would fail. Reports SKIP (77) without nvcc.
 """
 import os
 import re
