@@ -14,7 +14,8 @@ does not make.
                  (chapter 9)
   v8_mapping     v8_batched as built, 8 keys per thread (a warp holds 256 keys, a block 2048),
                  against v7's 16 (512 and 8192), for arrays of 2 .. 2^14 keys (chapter 10)
-  segments       v8_batched against cub::DeviceSegmentedSort and DeviceSegmentedRadixSort for
+  segments       v8_batched against cub::DeviceSegmentedSort, DeviceSegmentedRadixSort and one
+                 DeviceRadixSort of packed 64-bit words (cub_packed_radix) for
                  arrays of 2 .. 2^27 keys, 2^27 keys in all (chapter 10)
   spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
                  how far apart two measurements of one program fall (chapter 11)
