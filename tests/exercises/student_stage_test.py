@@ -37,6 +37,12 @@ stage_lines = [body for kind, body in blocks if kind == "stages.txt"]
 if len(stage_lines) != 1:
     sys.exit("the chapter's section must hold exactly one ```stages.txt block")
 stage = stage_lines[0].split("|")[0].strip()
+# The entry's test lines are those of the stage the section copies, as the text says.
+copied = re.search(r"cp -r (\w+) ", section).group(1)
+listed = next(entry for entry in course.stages() if entry.name == copied)
+if stage_lines[0].splitlines()[1:] != listed.entry().splitlines()[1:]:
+    sys.exit(f"the chapter's stages.txt block does not copy the test lines of {copied}'s entry:\n"
+             f"{listed.entry()}")
 environment = dict(os.environ, STUDENT_STAGE_COPY="1")
 
 
