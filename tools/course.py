@@ -54,7 +54,7 @@ def stages(path=STAGES_FILE):
     found = []
     with open(path) as file:
         for number, line in enumerate(file, start=1):
-            if not line.strip() or line.startswith("#"):
+            if not line.strip() or line.strip().startswith("#"):
                 continue
             if not line.startswith(" "):
                 fields = [field.strip() for field in line.split("|")]

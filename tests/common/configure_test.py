@@ -7,6 +7,9 @@ Configures the tree in scratch folders with -Dgpu_arch written with and without 
 compute capability `nvidia-smi` prints, 7.5, and the form nvcc takes, 75), with a list, and
 with values that are not compute capabilities, which must stop `meson setup` with one error
 line that says what is expected. Without nvcc the option is not read, and the test reports SKIP.
+Then, in a copy of the tree, entries of stages.txt that name a test or a main() that does not
+exist, or an indented line of no known kind, must each stop `meson setup` with one error line
+that names stages.txt and the mistake.
 """
 import os
 import shutil
@@ -15,6 +18,9 @@ import sys
 import tempfile
 
 root = sys.argv[1]
+sys.path.insert(0, os.path.join(os.path.abspath(root), "tools"))
+import course  # noqa: E402
+
 if shutil.which("nvcc") is None:
     print("SKIP: no nvcc: the GPU architectures are not configured here")
     sys.exit(77)
@@ -37,4 +43,31 @@ for value, expected in CASES:
           ("" if ok else f": exit {result.returncode}, {errors or result.stdout[-500:]}"))
     if not ok:
         failures.append(value)
+
+# stages.txt: (the text of v8_batched's entry, what replaces it, what the error line must say).
+ENTRY_CASES = [
+    ("gpu: gpu_sort gpu_segments", "gpu: gpu_sort gpu_segmnts",
+     "v8_batched lists the gpu test gpu_segmnts"),
+    ("main: stage_segments_main.cpp", "main: stage_segment_main.cpp",
+     "v8_batched names main: stage_segment_main.cpp"),
+    ("main: stage_segments_main.cpp", "mian: stage_segments_main.cpp",
+     'expected an indented "cpu: NAME ...", "gpu: NAME ..." or "main: FILE"'),
+]
+for old, new, expected in ENTRY_CASES:
+    with tempfile.TemporaryDirectory() as scratch:
+        tree = os.path.join(scratch, "course")
+        course.copy_course(tree)
+        listed = os.path.join(tree, "stages.txt")
+        text = open(listed).read()
+        with open(listed, "w") as file:
+            file.write(text.replace(f"    {old}\n", f"    {new}\n"))
+        result = subprocess.run(["meson", "setup", "build"], cwd=tree, capture_output=True,
+                                text=True, timeout=600)
+    errors = [line for line in result.stdout.splitlines() if "ERROR:" in line]
+    ok = (text.count(f"    {old}\n") == 1 and result.returncode != 0 and len(errors) == 1 and
+          "stages.txt: " in errors[0] and expected in errors[0])
+    print(("ok   " if ok else "FAIL ") + f"stages.txt with {new!r}" +
+          ("" if ok else f": exit {result.returncode}, {errors or result.stdout[-500:]}"))
+    if not ok:
+        failures.append(new)
 sys.exit(1 if failures else 0)
