@@ -53,7 +53,7 @@ std::string distribution_list() {
 }
 
 // Which programs take an option: every program, or only those of a ProgramSpec's kind.
-enum class TakenBy { kAll, kSegments, kAlgorithms, kTraces };
+enum class TakenBy { kAll, kSegments, kAlgorithms, kTraces, kValues };
 
 bool takes(const ProgramSpec &program, TakenBy taken_by) {
   switch (taken_by) {
@@ -63,6 +63,8 @@ bool takes(const ProgramSpec &program, TakenBy taken_by) {
       return !program.algorithms.empty();
     case TakenBy::kTraces:
       return program.traces;
+    case TakenBy::kValues:
+      return program.values;
     case TakenBy::kAll:
       break;
   }
@@ -124,8 +126,8 @@ const OptionSpec kOptionSpecs[] = {
        options.input_path = text(given.name, given.value, "a file name");
      }},
     {nullptr, "--output", "FILE", TakenBy::kAll,
-     "write the sorted keys to FILE (raw little-endian int32); the file\n"
-     "                  is written completely or not at all",
+     "write the sorted keys (with --values, the indices) to FILE (raw\n"
+     "                  little-endian int32); written completely or not at all",
      [](Options &options, const Given &given) {
        options.output_path = text(given.name, given.value, "a file name");
      }},
@@ -156,6 +158,10 @@ const OptionSpec kOptionSpecs[] = {
          bad_argument("--segment expects a power of two (2, 4, 8, ...), got " + given.value);
        }
      }},
+    {nullptr, "--values", nullptr, TakenBy::kValues,
+     "argsort: every key carries its index in its array, and the run\n"
+     "                  returns each array's permutation, checked (--output writes it)",
+     [](Options &options, const Given &) { options.values = true; }},
     {nullptr, "--algo", "NAME", TakenBy::kAlgorithms, nullptr,
      [](Options &options, const Given &given) {
        for (const std::string &name : given.program.algorithms) {

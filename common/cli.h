@@ -27,19 +27,22 @@ struct Options {
   std::string algorithm;
   // --segment L: sort n / L separate arrays of L keys each; 0 sorts the whole input as one.
   std::uint64_t segment = 0;
+  // --values: sort (key, index) pairs, an argsort: each key carries its index in its array.
+  bool values = false;
   // Stages only: print the launches of one sort instead of sorting.
   bool trace_launches = false;
   bool help = false;
 };
 
 // What a program accepts beyond the common options: the baselines take --algo NAME, the
-// programs that sort many arrays at once (v8_batched, the baselines) take --segment L, and the
-// stages take --trace-launches.
+// programs that sort many arrays at once (v8_batched, the baselines) take --segment L, those
+// that can return each key's index take --values, and the stages take --trace-launches.
 struct ProgramSpec {
   std::string name;
   std::vector<std::string> algorithms;
   bool segments = false;
   bool traces = false;
+  bool values = false;
 };
 
 // Parses the arguments after the program name. Throws FatalError(kExitBadInput) with a message

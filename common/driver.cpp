@@ -78,6 +78,7 @@ Report describe_run(const Algorithm &algorithm, const TimedRun &run, const Optio
   report.distribution = input.from_file ? "file" : distribution_name(options.distribution);
   report.seed = options.seed;
   report.segment = options.segment;
+  report.indices = options.values;
   if (algorithm.kind == Kind::kStage) {
     report.launches = static_cast<long long>(run.launches);
     report.passes = report.launches;
@@ -112,6 +113,7 @@ ProgramSpec program_spec(const std::string &name, const std::vector<Algorithm> &
     }
     program.segments = program.segments || algorithm.sorts_segments;
     program.traces = program.traces || static_cast<bool>(algorithm.print_launches);
+    program.values = program.values || static_cast<bool>(algorithm.pair_sort);
   }
   return program;
 }
@@ -122,10 +124,15 @@ std::vector<const Algorithm *> chosen_algorithms(const std::vector<Algorithm> &a
   std::vector<const Algorithm *> chosen;
   for (const Algorithm &algorithm : algorithms) {
     const bool named = options.algorithm.empty() || options.algorithm == algorithm.name;
-    if (named && options.segment != 0 && !algorithm.sorts_segments) {
+    const bool segments_refused = options.segment != 0 && !algorithm.sorts_segments;
+    const bool values_refused = options.values && !algorithm.pair_sort;
+    if (named && (segments_refused || values_refused)) {
       if (!options.algorithm.empty()) {
-        throw FatalError(kExitBadInput,
-                         "--segment: " + algorithm.name + " sorts whole arrays only (see --help)");
+        throw FatalError(
+            kExitBadInput,
+            segments_refused
+                ? "--segment: " + algorithm.name + " sorts whole arrays only (see --help)"
+                : "--values: " + algorithm.name + " sorts keys only (see --help)");
       }
     } else if (named) {
       chosen.push_back(&algorithm);
@@ -147,8 +154,9 @@ Input load_input(const Options &options, bool uses_device) {
   if (uses_device && !input.from_file) {
     input.device = select_device(options.device);
   }
-  // The input, the expected result, the output, and the pinned input and output buffers.
-  const std::uint64_t host_bytes_per_key = 5 * sizeof(int);
+  // The input, the expected result, the output, and the pinned input and output buffers; with
+  // --values, the indices and their pinned buffer too.
+  const std::uint64_t host_bytes_per_key = (options.values ? 7 : 5) * sizeof(int);
   const std::uint64_t known = input.from_file ? known_key_count(options.input_path) : options.n;
   if (known != 0) {
     require_host_memory(known * host_bytes_per_key, std::to_string(known) + " keys on the host");
@@ -173,15 +181,19 @@ Input load_input(const Options &options, bool uses_device) {
   return input;
 }
 
-// Runs and reports one algorithm; writes its keys to `output` if it sorted them correctly.
+// Runs and reports one algorithm; writes its keys (with --values, its indices) to `output` if it
+// sorted them correctly.
 ExitCode run_algorithm(const Algorithm &algorithm, const Options &options, const Input &input,
                        OutputFile *output, bool first, const std::string &program_name) {
+  const bool pads = algorithm.kind == Kind::kStage;
   const TimedRun run = algorithm.kind == Kind::kHost
       ? time_host_sort(algorithm.host_sort, input.keys,
                        options.segment == 0 ? input.keys.size() : options.segment,
                        options.ascending, options.reps)
-      : time_device_sort(algorithm.device_sort, algorithm.kind == Kind::kStage, input.keys,
-                         options.segment, options.ascending, 1, options.reps);
+      : options.values ? time_device_sort(algorithm.pair_sort, true, pads, input.keys,
+                                          options.segment, options.ascending, 1, options.reps)
+                       : time_device_sort(algorithm.device_sort, pads, input.keys, options.segment,
+                                          options.ascending, 1, options.reps);
   Report report = describe_run(algorithm, run, options, input);
   report.validation = "skipped";
   ExitCode status = kExitSuccess;
@@ -196,10 +208,19 @@ ExitCode run_algorithm(const Algorithm &algorithm, const Options &options, const
                 << "\n";
       status = kExitValidationFailed;
     }
+    const std::string wrong_indices = options.values && validation.passed()
+        ? check_indices(input.keys, run.output, run.indices, options.segment)
+        : "";
+    if (!wrong_indices.empty()) {
+      report.validation = "FAIL";
+      std::cerr << program_name << ": validation failed for " << algorithm.name << ": "
+                << wrong_indices << "\n";
+      status = kExitValidationFailed;
+    }
   }
   print_report(options, report, first);
   if (output != nullptr && status == kExitSuccess) {
-    output->commit(run.output);
+    output->commit(options.values ? run.indices : run.output);
   }
   return status;
 }

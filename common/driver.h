@@ -36,6 +36,9 @@ struct Algorithm {
   // A stage's --trace-launches: prints the launches of one sort of n keys (a power of two) in
   // arrays of `segment` keys, one CSV line each (stage_main.cpp).
   std::function<void(unsigned n, unsigned segment)> print_launches;
+  // Its argsort (--values), on the device, if it has one: sorts like device_sort and also
+  // writes each key's index in its array.
+  PairSort pair_sort;
 };
 
 // A DeviceSort from a function that sorts all n keys as one array (it takes no `segment`).

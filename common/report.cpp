@@ -73,6 +73,9 @@ void print_text(std::ostream &out, const Report &report) {
     out << "arrays        " << report.n / report.segment << " arrays of " << report.segment
         << " keys, each sorted on its own\n";
   }
+  if (report.indices) {
+    out << "values        each key's index in its array (argsort), checked with the keys\n";
+  }
   if (report.launches >= 0) {
     out << "launches      " << report.launches << " kernel launches per sort\n";
   }
@@ -111,6 +114,7 @@ const Column kColumns[] = {
     {"distribution", [](const Report &r) { return csv_field(r.distribution); }},
     {"seed", [](const Report &r) { return std::to_string(r.seed); }},
     {"segment", [](const Report &r) { return std::to_string(r.segment); }},
+    {"values", [](const Report &r) { return std::string(r.indices ? "indices" : "none"); }},
     {"launches", [](const Report &r) { return optional(r.launches); }},
     {"passes", [](const Report &r) { return optional(r.passes); }},
     {"reps", [](const Report &r) { return std::to_string(r.reps); }},

@@ -18,6 +18,8 @@ struct Report {
   // Keys per separately sorted array (--segment); 0 when the whole input is one array.
   std::uint64_t segment = 0;
   std::uint64_t seed = 0;
+  // --values: the sort also returned each key's index in its array (an argsort).
+  bool indices = false;
   // Kernel launches of one sort, counted as they happen; -1 when unknown (library calls).
   long long launches = -1;
   // Passes over the whole array per sort (every stage kernel reads and writes all keys once,

@@ -33,19 +33,21 @@ void fill_padding(int *keys, std::uint64_t count, int value) {
 
 }  // namespace
 
-TimedRun time_device_sort(const DeviceSort &sort, bool pad_to_power_of_two,
+TimedRun time_device_sort(const PairSort &sort, bool with_indices, bool pad_to_power_of_two,
                           const std::vector<int> &input, std::uint64_t segment, bool ascending,
                           int warmups, int reps) {
   TimedRun run;
   const std::uint64_t n = input.size();
   run.padded_n = pad_to_power_of_two ? next_power_of_two(n) : n;
   const unsigned array = static_cast<unsigned>(segment == 0 ? run.padded_n : segment);
-  require_device_memory(run.padded_n * sizeof(int),
+  require_device_memory((with_indices ? 2 : 1) * run.padded_n * sizeof(int),
                         std::to_string(run.padded_n) + " keys on the device");
 
   DeviceBuffer keys(run.padded_n);
+  DeviceBuffer indices(with_indices ? run.padded_n : 0);
   PinnedBuffer host_input(n);
   PinnedBuffer host_output(n);
+  PinnedBuffer host_indices(with_indices ? n : 0);
   std::memcpy(host_input.data(), input.data(), n * sizeof(int));
   CudaEvent start, sort_start, sort_end, end;
   std::vector<double> sort_ms, total_ms;
@@ -57,11 +59,16 @@ TimedRun time_device_sort(const DeviceSort &sort, bool pad_to_power_of_two,
     fill_padding(keys.data() + n, run.padded_n - n, padding_value(ascending));
     sort_start.record();
     reset_launch_count();
-    sort(keys.data(), static_cast<unsigned>(run.padded_n), array, ascending);
+    sort(keys.data(), with_indices ? indices.data() : nullptr, static_cast<unsigned>(run.padded_n),
+         array, ascending);
     run.launches = launch_count();
     sort_end.record();
     CUDA_CHECK(
         cudaMemcpyAsync(host_output.data(), keys.data(), n * sizeof(int), cudaMemcpyDeviceToHost));
+    if (with_indices) {
+      CUDA_CHECK(cudaMemcpyAsync(host_indices.data(), indices.data(), n * sizeof(int),
+                                 cudaMemcpyDeviceToHost));
+    }
     end.record();
     end.synchronize();
     if (run_index >= warmups) {
@@ -70,6 +77,9 @@ TimedRun time_device_sort(const DeviceSort &sort, bool pad_to_power_of_two,
     }
   }
   run.output.assign(host_output.data(), host_output.data() + n);
+  if (with_indices) {
+    run.indices.assign(host_indices.data(), host_indices.data() + n);
+  }
   run.sort_ms = median(sort_ms);
   run.total_ms = median(total_ms);
   return run;

@@ -16,8 +16,15 @@
 // (segment == n: one array). The stages' bitonic_sort (stage.h) and the GPU baselines.
 using DeviceSort = std::function<void(int *keys, unsigned n, unsigned segment, bool ascending)>;
 
+// A sort that also says where each key came from (--values, an argsort): on return, indices[i]
+// is the position in its array, before the sort, of the key now at i (0 .. segment - 1).
+using PairSort =
+    std::function<void(int *keys, int *indices, unsigned n, unsigned segment, bool ascending)>;
+
 struct TimedRun {
   std::vector<int> output;
+  // The first n of the sort's indices; empty unless the run asked for them.
+  std::vector<int> indices;
   std::uint64_t padded_n = 0;
   // Launches counted during the last sort (CHECK_LAUNCH); 0 for code that does not count.
   unsigned long long launches = 0;
@@ -30,9 +37,22 @@ struct TimedRun {
 // length of the arrays sorted separately, a power of two that divides n (then it divides the
 // padded length too, and the padding forms whole arrays of its own), or 0 for one array of all
 // the keys. The device memory is checked before it is allocated (FatalError kExitOutOfMemory).
-TimedRun time_device_sort(const DeviceSort &sort, bool pad_to_power_of_two,
+// with_indices: gives `sort` a buffer for the indices and copies them back with the keys (timed
+// in the total); otherwise it gets nullptr.
+TimedRun time_device_sort(const PairSort &sort, bool with_indices, bool pad_to_power_of_two,
                           const std::vector<int> &input, std::uint64_t segment, bool ascending,
                           int warmups, int reps);
+
+// The same for a sort of keys alone.
+inline TimedRun time_device_sort(const DeviceSort &sort, bool pad_to_power_of_two,
+                                 const std::vector<int> &input, std::uint64_t segment,
+                                 bool ascending, int warmups, int reps) {
+  const PairSort keys_only = [&sort](int *keys, int *, unsigned n, unsigned array, bool up) {
+    sort(keys, n, array, up);
+  };
+  return time_device_sort(keys_only, false, pad_to_power_of_two, input, segment, ascending, warmups,
+                          reps);
+}
 
 // The median (the mean of the middle two for an even count); values must not be empty.
 inline double median(std::vector<double> values) {

@@ -25,7 +25,7 @@ void print_launches(unsigned n, unsigned /*segment*/) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  const Algorithm stage{STAGE_NAME, Kind::kStage, whole_array(bitonic_sort),
-                        {},         false,        print_launches};
+  const Algorithm stage{
+      STAGE_NAME, Kind::kStage, whole_array(bitonic_sort), {}, false, print_launches, {}};
   return run_program(argc, argv, STAGE_NAME, {stage});
 }

@@ -24,6 +24,17 @@ Validation compare_keys(const std::vector<int> &expected, const std::vector<int>
   return validation;
 }
 
+namespace {
+
+// "index 17" in one array, "array 3, index 1 (key 49)" in arrays of `segment` keys.
+std::string position_name(std::uint64_t i, std::uint64_t segment) {
+  return segment == 0 ? "index " + std::to_string(i)
+                      : "array " + std::to_string(i / segment) + ", index " +
+          std::to_string(i % segment) + " (key " + std::to_string(i) + ")";
+}
+
+}  // namespace
+
 std::string describe_mismatches(const Validation &validation, std::uint64_t n,
                                 const std::string &reference_name, std::uint64_t segment) {
   std::string text = std::to_string(validation.mismatches) + " of " + std::to_string(n) +
@@ -31,16 +42,52 @@ std::string describe_mismatches(const Validation &validation, std::uint64_t n,
   if (!validation.first.empty()) {
     text += "; first mismatches:";
     for (const Mismatch &mismatch : validation.first) {
-      const std::string where = segment == 0 ? "index " + std::to_string(mismatch.index)
-                                             : "array " + std::to_string(mismatch.index / segment) +
-              ", index " + std::to_string(mismatch.index % segment) + " (key " +
-              std::to_string(mismatch.index) + ")";
-      text += " " + where + ": expected " + std::to_string(mismatch.expected) + ", found " +
-          std::to_string(mismatch.found) + ";";
+      text += " " + position_name(mismatch.index, segment) + ": expected " +
+          std::to_string(mismatch.expected) + ", found " + std::to_string(mismatch.found) + ";";
     }
     text.pop_back();
   }
   return text;
+}
+
+std::string check_indices(const std::vector<int> &input, const std::vector<int> &output,
+                          const std::vector<int> &indices, std::uint64_t segment) {
+  const std::size_t n = input.size();
+  if (output.size() != n || indices.size() != n) {
+    return std::to_string(indices.size()) + " indices for " + std::to_string(n) + " keys";
+  }
+  const std::size_t length = segment == 0 ? n : segment;
+  std::uint64_t wrong = 0;
+  std::string first;
+  // Which positions of the current array an index has named already.
+  std::vector<bool> named(length);
+  for (std::size_t start = 0; start < n; start += length) {
+    std::fill(named.begin(), named.end(), false);
+    for (std::size_t i = start; i < start + length; ++i) {
+      const long long index = indices[i];
+      std::string problem;
+      if (index < 0 || index >= static_cast<long long>(length)) {
+        problem = "lies outside its array";
+      } else if (named[index]) {
+        problem = "is named twice in its array";
+      } else if (input[start + index] != output[i]) {
+        problem = "points at key " + std::to_string(input[start + index]) +
+            ", not at the sorted key " + std::to_string(output[i]);
+      }
+      if (index >= 0 && index < static_cast<long long>(length)) {
+        named[index] = true;
+      }
+      if (!problem.empty() && ++wrong <= 3) {
+        first += " " + position_name(i, segment) + ": index " + std::to_string(index) + " " +
+            problem + ";";
+      }
+    }
+  }
+  if (wrong == 0) {
+    return "";
+  }
+  first.pop_back();
+  return std::to_string(wrong) + " of " + std::to_string(n) + " indices are wrong; first:" + first;
 }
 
 namespace {

@@ -31,6 +31,13 @@ Validation compare_keys(const std::vector<int> &expected, const std::vector<int>
 std::string describe_mismatches(const Validation &validation, std::uint64_t n,
                                 const std::string &reference_name, std::uint64_t segment = 0);
 
+// Checks the indices of an argsort (--values) of `input`, whose sorted keys are `output`: in
+// every array of `segment` keys (0: one array of all), the indices must name each position of
+// the array once, and indices[i] must point at an input key equal to output[i]; ties may break
+// either way. Returns "" if they do, else "N of n indices are wrong; first: ..." (up to three).
+std::string check_indices(const std::vector<int> &input, const std::vector<int> &output,
+                          const std::vector<int> &indices, std::uint64_t segment);
+
 // What std::sort makes of keys (with std::greater for descending). Large inputs are cut into
 // pieces that std::sort handles on several threads, then merged with std::merge: the same
 // result, a few times sooner on a machine with many cores.

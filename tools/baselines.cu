@@ -13,6 +13,8 @@
 //   cub_segmented_radix  cub::DeviceSegmentedRadixSort::SortKeys, one radix sort per array
 //   cub_packed_radix     one cub::DeviceRadixSort of 64-bit words (array << 32 | key bits): the
 //                        usual way to sort many arrays of one length with a single radix sort
+// With --values (an argsort), cub_segmented runs DeviceSegmentedSort::SortPairs and
+// cub_packed_radix DeviceRadixSort::SortPairs, each key's position in its array as its value.
 // The library calls need scratch memory. It is allocated at the first call (the warm-up run)
 // and reused, so the timed runs measure the sort, except for thrust, which allocates inside
 // every call, as a user of thrust::sort would see. The segmented calls find the arrays' bounds
@@ -22,6 +24,7 @@
 //   meson setup build && meson compile -C build baselines
 //   build/tools/baselines --log2 24 --algo cub_radix
 //   build/tools/baselines --log2 27 --segment 256 --algo cub_segmented
+//   build/tools/baselines --log2 27 --segment 256 --algo cub_packed_radix --values
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -73,6 +76,7 @@ Scratch radix_temporary;
 Scratch merge_temporary;
 Scratch copy_target;
 Scratch packed_words;
+Scratch value_alternate;
 
 // Sorts every array of `segment` keys (segment == keys.size(): the whole input) on one core.
 void std_sort_keys(std::vector<int> &keys, std::size_t segment, bool ascending) {
@@ -183,6 +187,44 @@ void cub_segmented_radix_sort(int *keys, unsigned n, unsigned segment, bool asce
                                                     "cub::DeviceSegmentedRadixSort");
 }
 
+// The argsort's starting values: every key's position in its array, i % segment (segment is n,
+// any number, for one array). A user of the libraries' pair sorts writes them before each sort,
+// so they are part of the timed sort.
+__global__ void write_positions(int *indices, unsigned n, unsigned segment) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    indices[i] = static_cast<int>(i % segment);
+  }
+}
+
+void launch_write_positions(int *indices, unsigned n, unsigned segment) {
+  const unsigned threads = 256;
+  write_positions<<<(n + threads - 1) / threads, threads>>>(indices, n, segment);
+  CUDA_CHECK(cudaGetLastError());
+}
+
+// --values: cub::DeviceSegmentedSort::SortPairs with each key's position as its value.
+void cub_segmented_pairs(int *keys, int *indices, unsigned n, unsigned segment, bool ascending) {
+  launch_write_positions(indices, n, segment);
+  cub::DoubleBuffer<int> key_buffers(keys,
+                                     static_cast<int *>(radix_alternate.get(n * sizeof(int))));
+  cub::DoubleBuffer<int> index_buffers(indices,
+                                       static_cast<int *>(value_alternate.get(n * sizeof(int))));
+  const int arrays = static_cast<int>(n / segment);
+  const ArrayStarts begins = array_starts(segment);
+  const ArrayStarts ends = begins + 1;
+  with_temporary(
+      radix_temporary, "cub::DeviceSegmentedSort", [&](void *temporary, std::size_t &bytes) {
+        using Sort = cub::DeviceSegmentedSort;
+        return ascending ? Sort::SortPairs(temporary, bytes, key_buffers, index_buffers,
+                                           static_cast<int>(n), arrays, begins, ends)
+                         : Sort::SortPairsDescending(temporary, bytes, key_buffers, index_buffers,
+                                                     static_cast<int>(n), arrays, begins, ends);
+      });
+  copy_back(keys, key_buffers, n);
+  copy_back(indices, index_buffers, n);
+}
+
 // The 64-bit word that sorts key `key` of array `array` among all the arrays' keys: the array in
 // the high half, so that arrays stay apart and in order, and the key's bits in the low half,
 // the sign bit flipped so that unsigned order is signed order (INT_MIN -> 0, INT_MAX -> 2^32 - 1).
@@ -224,8 +266,9 @@ unsigned log2_of(unsigned power_of_two) {
 
 // Packs every key with its array's number, radix-sorts the words on the bits that can differ
 // (the 32 of the key and log2(n / segment) of the array), and unpacks: three launches of the
-// user's own plus CUB's, all timed.
-void cub_packed_radix_sort(int *keys, unsigned n, unsigned segment, bool ascending) {
+// user's own plus CUB's, all timed. With `indices` (--values), each word carries its key's
+// position in its array as a value (SortPairs), which the sort leaves in `indices`.
+void cub_packed_radix(int *keys, int *indices, unsigned n, unsigned segment, bool ascending) {
   unsigned long long *words =
       static_cast<unsigned long long *>(packed_words.get(2ull * n * sizeof(unsigned long long)));
   const unsigned threads = 256;
@@ -235,25 +278,49 @@ void cub_packed_radix_sort(int *keys, unsigned n, unsigned segment, bool ascendi
   CUDA_CHECK(cudaGetLastError());
   cub::DoubleBuffer<unsigned long long> buffers(words, words + n);
   const int end_bit = 32 + static_cast<int>(log2_of(n) - segment_bits);
-  with_temporary(radix_temporary, "cub::DeviceRadixSort", [&](void *temporary, std::size_t &bytes) {
-    return cub::DeviceRadixSort::SortKeys(temporary, bytes, buffers, n, 0, end_bit);
-  });
+  if (indices == nullptr) {
+    with_temporary(
+        radix_temporary, "cub::DeviceRadixSort", [&](void *temporary, std::size_t &bytes) {
+          return cub::DeviceRadixSort::SortKeys(temporary, bytes, buffers, n, 0, end_bit);
+        });
+  } else {
+    launch_write_positions(indices, n, segment);
+    cub::DoubleBuffer<int> index_buffers(indices,
+                                         static_cast<int *>(value_alternate.get(n * sizeof(int))));
+    with_temporary(radix_temporary, "cub::DeviceRadixSort",
+                   [&](void *temporary, std::size_t &bytes) {
+                     return cub::DeviceRadixSort::SortPairs(temporary, bytes, buffers,
+                                                            index_buffers, n, 0, end_bit);
+                   });
+    copy_back(indices, index_buffers, n);
+  }
   unpack_keys<<<blocks, threads>>>(buffers.Current(), keys, n, ascending);
   CUDA_CHECK(cudaGetLastError());
+}
+
+void cub_packed_radix_sort(int *keys, unsigned n, unsigned segment, bool ascending) {
+  cub_packed_radix(keys, nullptr, n, segment, ascending);
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  // name, kind, device sort, host sort, sorts segments, --trace-launches (stages only).
+  // name, kind, device sort, host sort, sorts segments, --trace-launches (stages only), and the
+  // argsort of --values where there is one.
   return run_program(
       argc, argv, "baselines",
-      {{"std_sort", Kind::kHost, {}, std_sort_keys, true, {}},
-       {"cub_radix", Kind::kLibrary, whole_array(cub_radix_sort), {}, false, {}},
-       {"cub_merge", Kind::kLibrary, whole_array(cub_merge_sort), {}, false, {}},
-       {"thrust", Kind::kLibrary, whole_array(thrust_sort), {}, false, {}},
-       {"copy", Kind::kCopy, whole_array(copy_keys), {}, false, {}},
-       {"cub_segmented", Kind::kLibrary, cub_segmented_sort, {}, true, {}},
-       {"cub_segmented_radix", Kind::kLibrary, cub_segmented_radix_sort, {}, true, {}},
-       {"cub_packed_radix", Kind::kLibrary, cub_packed_radix_sort, {}, true, {}}});
+      {{"std_sort", Kind::kHost, {}, std_sort_keys, true, {}, {}},
+       {"cub_radix", Kind::kLibrary, whole_array(cub_radix_sort), {}, false, {}, {}},
+       {"cub_merge", Kind::kLibrary, whole_array(cub_merge_sort), {}, false, {}, {}},
+       {"thrust", Kind::kLibrary, whole_array(thrust_sort), {}, false, {}, {}},
+       {"copy", Kind::kCopy, whole_array(copy_keys), {}, false, {}, {}},
+       {"cub_segmented", Kind::kLibrary, cub_segmented_sort, {}, true, {}, cub_segmented_pairs},
+       {"cub_segmented_radix", Kind::kLibrary, cub_segmented_radix_sort, {}, true, {}, {}},
+       {"cub_packed_radix",
+        Kind::kLibrary,
+        cub_packed_radix_sort,
+        {},
+        true,
+        {},
+        cub_packed_radix}});
 }

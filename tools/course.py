@@ -22,6 +22,8 @@ DEFAULT_MAIN = "stage_main.cpp"
 # The library sorts the results compare with (build/tools/baselines --algo NAME).
 DEVICE_BASELINES = ["cub_radix", "cub_merge", "thrust"]
 SEGMENTED_BASELINES = ["cub_segmented", "cub_segmented_radix", "cub_packed_radix"]
+# Those that also run as an argsort (--values: SortPairs, each key's position as its value).
+ARGSORT_BASELINES = ["cub_segmented", "cub_packed_radix"]
 # Programs of the baselines executable that are not a stage.
 BASELINE_PROGRAMS = ["std_sort", "copy"] + DEVICE_BASELINES + SEGMENTED_BASELINES
 

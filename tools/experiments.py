@@ -14,9 +14,13 @@ does not make.
                  (chapter 9)
   v8_mapping     v8_batched as built, 8 keys per thread (a warp holds 256 keys, a block 2048),
                  against v7's 16 (512 and 8192), for arrays of 2 .. 2^14 keys (chapter 10)
-  segments       v8_batched against cub::DeviceSegmentedSort, DeviceSegmentedRadixSort and one
-                 DeviceRadixSort of packed 64-bit words (cub_packed_radix) for
-                 arrays of 2 .. 2^27 keys, 2^27 keys in all (chapter 10)
+  segments       v8_batched against cub::DeviceSegmentedSort, DeviceSegmentedRadixSort, one
+                 DeviceRadixSort of packed 64-bit words (cub_packed_radix) and, up to 2^16 keys
+                 per array, torch.sort on rows (tools/torch_rows.py; skipped with one line where
+                 PyTorch cannot be imported), for arrays of 2 .. 2^27 keys, 2^27 keys in all
+                 (chapter 10)
+  argsorts       the argsorts (--values) of cub_segmented and cub_packed_radix, and torch.sort,
+                 for arrays of 2 .. 2^16 keys, 2^27 keys in all (chapter 10)
   spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
                  how far apart two measurements of one program fall (chapter 11)
   distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 11)
@@ -115,8 +119,21 @@ class Runner:
         print(f"built {name}", file=sys.stderr, flush=True)
         return program
 
-    def record(self, experiment, variant, command):
+    def optional_record(self, experiment, variant, command):
+        """The record of a program that exits 77 where it cannot run (torch_rows.py without
+        PyTorch): None then, after one line that says so."""
         code, record, errors = course.run_record(command)
+        if code == 77:
+            print(f"{experiment}|{variant}|{errors.strip()}", file=sys.stderr, flush=True)
+            return None
+        return self.checked(experiment, variant, command, code, record, errors)
+
+    def record(self, experiment, variant, command):
+        return self.checked(experiment, variant, command, *course.run_record(command))
+
+    def checked(self, experiment, variant, command, code, record, errors):
+        """The program's record with the experiment's fields; stops the experiment if the
+        program failed."""
         if code != 0 or record is None:
             sys.exit(f"{' '.join(command)} failed with exit code {code}:\n{errors}")
         record = {"experiment": experiment, "variant": variant, **record,
@@ -208,15 +225,41 @@ def unpadded_programs(runner):
 
 def segments(runner):
     records = []
+    torch_rows = [sys.executable, os.path.join(course.TOOLS, "torch_rows.py")]
     for log2_segment in list(range(1, 17)) + [18, 20, 22, 24, 27]:
         segment = 1 << log2_segment
+        arguments = ["--log2", "27", "--segment", str(segment)]
         for program in ["v8_batched"] + course.SEGMENTED_BASELINES:
             # DeviceSegmentedRadixSort sorts each array with a whole block of its own: seconds
             # for short arrays, so one timed run there.
             slow = program == "cub_segmented_radix" and segment <= 64
-            command = course.program_command(runner.build, program) + [
-                "--log2", "27", "--segment", str(segment), "--reps", "1" if slow else "5"]
+            command = course.program_command(runner.build, program) + arguments + [
+                "--reps", "1" if slow else "5"]
             records.append(runner.record("segments", program, command))
+        # torch.sort, which always returns the indices too, up to 2^16 keys per array (the
+        # lengths a batched sort is made for).
+        if torch_rows and segment <= 1 << 16:
+            record = runner.optional_record("segments", "torch.sort",
+                                            torch_rows + arguments + ["--reps", "5"])
+            records += [record] if record else []
+            # Without PyTorch the first try says so once; the other lengths do not try.
+            torch_rows = torch_rows if record else None
+    return records
+
+
+def argsorts(runner):
+    """The argsorts of the libraries, and torch.sort, for arrays of 2 .. 2^16 keys."""
+    records = []
+    torch_rows = [sys.executable, os.path.join(course.TOOLS, "torch_rows.py")]
+    for log2_segment in range(1, 17):
+        arguments = ["--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]
+        for program in course.ARGSORT_BASELINES:
+            records.append(runner.record("argsorts", program, course.program_command(
+                runner.build, program) + arguments + ["--values"]))
+        if torch_rows:
+            record = runner.optional_record("argsorts", "torch.sort", torch_rows + arguments)
+            records += [record] if record else []
+            torch_rows = torch_rows if record else None
     return records
 
 
@@ -276,6 +319,7 @@ def small_arrays(runner):
 
 EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v7_padding": v7_padding, "v8_mapping": v8_mapping, "segments": segments,
+               "argsorts": argsorts,
                "spread": spread, "distributions": distributions,
                "unpadded": unpadded_programs, "barriers": barriers, "copy": copy,
                "small_arrays": small_arrays}

@@ -206,3 +206,15 @@ TEST_CASE("--trace-launches: the stages only, with the size from --log2 or -n") 
   CHECK(contains(refusal({"--trace-launches=yes"}, tracing), "--trace-launches"));
   CHECK(contains(refusal({"--trace-launches"}, kBaselines), "unknown option '--trace-launches'"));
 }
+
+TEST_CASE("--values: only the programs that have an argsort take it") {
+  const ProgramSpec pairs{"baselines", {"cub_segmented"}, true, false, true};
+  CHECK(parse({"--values", "--segment", "8"}, pairs).values);
+  CHECK_FALSE(parse({"--segment", "8"}, pairs).values);
+  CHECK(contains(usage_text(pairs), "\n  --values "));
+  CHECK(contains(refusal({"--values=yes"}, pairs), "--values takes no value"));
+  CHECK(contains(refusal({"--values", "--values"}, pairs), "--values is given twice"));
+  CHECK(contains(refusal({"--values"}, kBaselines), "unknown option '--values'"));
+  CHECK(contains(refusal({"--values"}, kBatched), "unknown option '--values'"));
+  CHECK_FALSE(contains(usage_text(kStage), "\n  --values "));
+}

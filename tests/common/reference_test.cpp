@@ -191,3 +191,68 @@ TEST_CASE("median of the timed runs") {
   CHECK(median({4.0, 1.0, 3.0, 2.0}) == 2.5);
   CHECK(median({1.0, 100.0, 2.0}) == 2.0);
 }
+
+namespace {
+
+// An argsort made on the host: every array's positions, ordered by their keys.
+std::vector<int> host_argsort(const std::vector<int> &input, std::size_t segment, bool ascending) {
+  std::vector<int> indices(input.size());
+  for (std::size_t start = 0; start < input.size(); start += segment) {
+    for (std::size_t i = 0; i < segment; ++i) {
+      indices[start + i] = static_cast<int>(i);
+    }
+    std::stable_sort(indices.begin() + start, indices.begin() + start + segment, [&](int a, int b) {
+      return ascending ? input[start + a] < input[start + b] : input[start + a] > input[start + b];
+    });
+  }
+  return indices;
+}
+
+}  // namespace
+
+TEST_CASE("check_indices: a permutation of every array that points at the sorted keys") {
+  for (std::size_t segment : {std::size_t{4}, std::size_t{64}, std::size_t{4096}}) {
+    for (const bool ascending : {true, false}) {
+      // Few unique values: many ties, which may break either way.
+      const std::vector<int> input = generate_keys(Distribution::kFewUnique, 4096, segment);
+      const std::vector<int> output = std_sorted_segments_copy(input, segment, ascending);
+      std::vector<int> indices = host_argsort(input, segment, ascending);
+      INFO("arrays of " << segment << (ascending ? ", ascending" : ", descending"));
+      CHECK(check_indices(input, output, indices, segment) == "");
+      CHECK(check_indices(input, output, indices, segment == 4096 ? 0 : segment) == "");
+      // Two equal keys trade places: still right.
+      std::size_t tie = 0;
+      while (output[tie] != output[tie + 1] || (tie + 1) % segment == 0) {
+        ++tie;
+      }
+      std::swap(indices[tie], indices[tie + 1]);
+      CHECK(check_indices(input, output, indices, segment) == "");
+      std::swap(indices[tie], indices[tie + 1]);
+      // Two unequal keys trade places: both positions are wrong.
+      std::size_t step = 0;
+      while (output[step] == output[step + 1] || (step + 1) % segment == 0) {
+        ++step;
+      }
+      std::vector<int> swapped = indices;
+      std::swap(swapped[step], swapped[step + 1]);
+      CHECK(
+          check_indices(input, output, swapped, segment).rfind("2 of 4096 indices are wrong", 0) ==
+          0);
+      CHECK(check_indices(input, output, swapped, segment).find("points at key") !=
+            std::string::npos);
+      // A position named twice, and one outside its array.
+      std::vector<int> twice = indices;
+      twice[1] = twice[0];
+      CHECK(check_indices(input, output, twice, segment).find("is named twice in its array") !=
+            std::string::npos);
+      std::vector<int> outside = indices;
+      outside[0] = static_cast<int>(segment);
+      CHECK(check_indices(input, output, outside, segment).find("lies outside its array") !=
+            std::string::npos);
+      outside[0] = -1;
+      CHECK(check_indices(input, output, outside, segment).find("index -1 lies outside") !=
+            std::string::npos);
+    }
+  }
+  CHECK(check_indices({1, 2}, {1, 2}, {0}, 0) == "1 indices for 2 keys");
+}
