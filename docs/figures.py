@@ -316,5 +316,5 @@ def multistep_figure(dump):
 def stage_plot(series, title, y_label, names, **options):
     """A log plot of stages and baselines, each with its own colour, baselines dashed."""
     colours = {name: PALETTE[index % len(PALETTE)] for index, name in enumerate(names)}
-    dashed = [name for name in names if name.startswith(("cub", "std", "thrust"))]
+    dashed = [name for name in names if name.startswith(("cub", "std", "thrust", "torch"))]
     return log_plot(series, title, y_label, colours, dashed, **options)

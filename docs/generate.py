@@ -197,6 +197,7 @@ def generated_blocks(tour, profile, network_dump):
             "v7_padding", sizes=[20, 27], baseline="padded tile"),
         "registers-multistep": lambda: tables.registers_table("v6_multistep"),
         "segments": tables.segments_table,
+        "argsorts": tables.argsorts_table,
         "v8-mapping": tables.mapping_table,
         "barriers": tables.barriers_table,
         "copy-sizes": tables.copy_table,
@@ -313,6 +314,15 @@ INLINE_VALUES = {
     "segment-speedup": lambda args, tour, profile: "{:.1f}x".format(
         tables.segment_times()[args[0]][int(args[1])] /
         tables.segment_times()["v8_batched"][int(args[1])]),
+    # S: the fastest rival of v8_batched for arrays of 2^S keys, and its time over v8's.
+    "segment-rival": lambda args, tour, profile: tables.SEGMENT_RIVALS[
+        tables.fastest_rival(tables.segment_times(), int(args[0]))[0]],
+    "segment-rival-speedup": lambda args, tour, profile: "{:.1f}x".format(
+        tables.fastest_rival(tables.segment_times(), int(args[0]))[1] /
+        tables.segment_times()["v8_batched"][int(args[0])]),
+    # PROGRAM:S, arrays of 2^S keys, from the argsorts experiment.
+    "argsort": lambda args, tour, profile: tables.ms(
+        tables.segment_times("argsorts").get(args[0], {}).get(int(args[1]))) + " ms",
     "segment-copies": lambda args, tour, profile: "{:.1f}".format(
         tables.segment_times()["v8_batched"][int(args[0])] / tables.copy_time_2e27()),
     # PROGRAM[:OTHER]:Q, from the tour.
@@ -390,7 +400,7 @@ def results_figures(tour):
                                     "time / floor", names, reference=1.0,
                                     y_ticks=[0.5, 0.8, 1, 1.5, 2, 3, 5, 8])
     segments = {name: sorted(times.items()) for name, times in tables.segment_times().items()}
-    segment_names = ["v8_batched"] + course.SEGMENTED_BASELINES
+    segment_names = ["v8_batched"] + course.SEGMENTED_BASELINES + ["torch.sort"]
     segment_plot = figures.stage_plot(
         {name: segments[name] for name in segment_names if name in segments},
         "Sorting 2^27 keys in arrays of L keys (H100)", "time (ms)", segment_names,

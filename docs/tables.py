@@ -584,31 +584,67 @@ def segment_times(name="segments"):
     return found
 
 
+# The rivals of v8_batched in the segments experiment, with the names the table gives them.
+SEGMENT_RIVALS = {"cub_segmented": "DeviceSegmentedSort", "cub_segmented_radix":
+                  "DeviceSegmentedRadixSort", "cub_packed_radix": "packed DeviceRadixSort",
+                  "torch.sort": "torch.sort"}
+
+
+def fastest_rival(times, s, rivals=SEGMENT_RIVALS):
+    """(variant, ms) of the fastest rival measured for arrays of 2^s keys, or (None, None)."""
+    measured = [(times[name][s], name) for name in rivals if s in times.get(name, {})]
+    return (min(measured)[1], min(measured)[0]) if measured else (None, None)
+
+
 def segments_table():
     rows = load_csv("h100_segments.csv")
     if not rows:
         return NOT_MEASURED + "\n"
     times = segment_times()
     batched = times.get("v8_batched", {})
-    cub = times.get("cub_segmented", {})
-    radix = times.get("cub_segmented_radix", {})
     copy_ms = copy_time_2e27()
     body = []
     for s in sorted(batched):
-        cells = [f"2^{s} ({1 << s})", str((1 << 27) >> s), ms(batched[s]),
-                 f"{batched[s] / copy_ms:.1f}" if copy_ms else "", ms(cub.get(s)),
-                 f"{cub[s] / batched[s]:.1f}x" if s in cub else "", ms(radix.get(s)),
-                 f"{radix[s] / batched[s]:.1f}x" if s in radix else ""]
+        rival, rival_ms = fastest_rival(times, s)
+        cells = [f"2^{s} ({1 << s})", ms(batched[s]),
+                 f"{batched[s] / copy_ms:.1f}" if copy_ms else ""]
+        cells += [ms(times.get(name, {}).get(s)) if s in times.get(name, {}) else "-"
+                  for name in SEGMENT_RIVALS]
+        cells += [SEGMENT_RIVALS[rival], f"{rival_ms / batched[s]:.1f}x"]
         body.append(cells)
-    return (table(["array length L", "arrays", "v8_batched ms", "in copies",
-                   "cub::DeviceSegmentedSort ms", "CUB / v8", "DeviceSegmentedRadixSort ms",
-                   "radix / v8"], body) + "\n" +
+    header = ["array length L", "v8_batched ms", "in copies"] + [
+        f"{name} ms" for name in SEGMENT_RIVALS.values()] + ["fastest rival", "rival / v8"]
+    return (table(header, body) + "\n" +
             recorded(rows, "tools/experiments.py segments") +
-            "; data: `docs/results/h100_segments.csv`. 2^27 keys in all, uniform over int32; "
-            "median of 5 timed runs after one warm-up (1 for DeviceSegmentedRadixSort with "
-            "L <= 64, which takes seconds), every array of every run checked against std::sort. "
-            "A copy is one read and write of the 2^27 keys at the copy bandwidth of the tour "
-            "(h100_tour.csv).\n")
+            "; data: `docs/results/h100_segments.csv`. 2^27 keys in all, uniform over int32 "
+            "(torch.sort's drawn by torch's own generator); median of 5 timed runs after one "
+            "warm-up (1 for DeviceSegmentedRadixSort with L <= 64, which takes seconds), every "
+            "array of every run checked (against std::sort; torch.sort's rows for order and "
+            "permutation). torch.sort also returns every key's index (int64), and runs up to "
+            "2^16 keys per array only (-). A copy is one read and write of the 2^27 keys at "
+            "the copy bandwidth of the tour (h100_tour.csv).\n")
+
+
+def argsorts_table():
+    rows = load_csv("h100_argsorts.csv")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    times = segment_times("argsorts")
+    names = {"cub_segmented": "DeviceSegmentedSort::SortPairs",
+             "cub_packed_radix": "packed DeviceRadixSort::SortPairs", "torch.sort": "torch.sort"}
+    body = []
+    for s in sorted(times.get("cub_segmented", {})):
+        rival, _ = fastest_rival(times, s, names)
+        body.append([f"2^{s} ({1 << s})"] + [ms(times.get(name, {}).get(s)) for name in names] +
+                    [names[rival]])
+    header = ["array length L"] + [f"{name} ms" for name in names.values()] + ["fastest"]
+    return (table(header, body) + "\n" +
+            recorded(rows, "tools/experiments.py argsorts") +
+            "; data: `docs/results/h100_argsorts.csv`. 2^27 keys in all, uniform over int32; "
+            "each key's value is its position in its array (int32; torch.sort's indices are "
+            "int64), written by the timed code; median of 5 timed runs after one warm-up; the "
+            "keys of every run checked against std::sort and the indices for pointing at them "
+            "(torch.sort's rows for order and permutation).\n")
 
 
 def copy_time_2e27():
@@ -618,12 +654,12 @@ def copy_time_2e27():
 
 
 def segments_crossover():
-    """The largest L up to which v8 is faster than cub::DeviceSegmentedSort at every L."""
+    """The largest L up to which v8 is faster than the fastest rival at every L."""
     times = segment_times()
-    batched, cub = times.get("v8_batched", {}), times.get("cub_segmented", {})
     best = None
-    for s in sorted(batched):
-        if s not in cub or batched[s] >= cub[s]:
+    for s in sorted(times.get("v8_batched", {})):
+        _, rival_ms = fastest_rival(times, s)
+        if rival_ms is None or times["v8_batched"][s] >= rival_ms:
             break
         best = s
     return f"2^{best}" if best is not None else "no length"
