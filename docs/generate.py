@@ -311,9 +311,6 @@ INLINE_VALUES = {
     # PROGRAM:S, arrays of 2^S keys (docs/results/h100_segments.csv).
     "segment": lambda args, tour, profile: tables.ms(
         tables.segment_times().get(args[0], {}).get(int(args[1]))) + " ms",
-    "segment-speedup": lambda args, tour, profile: "{:.1f}x".format(
-        tables.segment_times()[args[0]][int(args[1])] /
-        tables.segment_times()["v8_batched"][int(args[1])]),
     # S: the fastest rival of v8_batched for arrays of 2^S keys, and its time over v8's.
     "segment-rival": lambda args, tour, profile: tables.SEGMENT_RIVALS[
         tables.fastest_rival(tables.segment_times(), int(args[0]))[0]],

@@ -70,6 +70,7 @@ class Runner:
         self.date = course.today()
         self.spread_runs = arguments.spread_runs
         self.distribution_sizes = [int(q) for q in arguments.distribution_sizes.split(",")]
+        self.torch_missing = False
 
     def variant(self, stage, name, constants):
         """Builds `stage` with `constexpr unsigned NAME = NEW;` in its bitonic_index.h for each
@@ -119,14 +120,18 @@ class Runner:
         print(f"built {name}", file=sys.stderr, flush=True)
         return program
 
-    def optional_record(self, experiment, variant, command):
-        """The record of a program that exits 77 where it cannot run (torch_rows.py without
-        PyTorch): None then, after one line that says so."""
+    def torch_records(self, experiment, arguments):
+        """[the record of torch.sort on rows] (tools/torch_rows.py ARGUMENTS), or [] where
+        PyTorch cannot be imported: the first try says so in one line, later ones do not run."""
+        if self.torch_missing:
+            return []
+        command = [sys.executable, os.path.join(course.TOOLS, "torch_rows.py")] + arguments
         code, record, errors = course.run_record(command)
         if code == 77:
-            print(f"{experiment}|{variant}|{errors.strip()}", file=sys.stderr, flush=True)
-            return None
-        return self.checked(experiment, variant, command, code, record, errors)
+            print(f"{experiment}|torch.sort|{errors.strip()}", file=sys.stderr, flush=True)
+            self.torch_missing = True
+            return []
+        return [self.checked(experiment, "torch.sort", command, code, record, errors)]
 
     def record(self, experiment, variant, command):
         return self.checked(experiment, variant, command, *course.run_record(command))
@@ -225,7 +230,6 @@ def unpadded_programs(runner):
 
 def segments(runner):
     records = []
-    torch_rows = [sys.executable, os.path.join(course.TOOLS, "torch_rows.py")]
     for log2_segment in list(range(1, 17)) + [18, 20, 22, 24, 27]:
         segment = 1 << log2_segment
         arguments = ["--log2", "27", "--segment", str(segment)]
@@ -238,28 +242,20 @@ def segments(runner):
             records.append(runner.record("segments", program, command))
         # torch.sort, which always returns the indices too, up to 2^16 keys per array (the
         # lengths a batched sort is made for).
-        if torch_rows and segment <= 1 << 16:
-            record = runner.optional_record("segments", "torch.sort",
-                                            torch_rows + arguments + ["--reps", "5"])
-            records += [record] if record else []
-            # Without PyTorch the first try says so once; the other lengths do not try.
-            torch_rows = torch_rows if record else None
+        if segment <= 1 << 16:
+            records += runner.torch_records("segments", arguments + ["--reps", "5"])
     return records
 
 
 def argsorts(runner):
     """The argsorts of the libraries, and torch.sort, for arrays of 2 .. 2^16 keys."""
     records = []
-    torch_rows = [sys.executable, os.path.join(course.TOOLS, "torch_rows.py")]
     for log2_segment in range(1, 17):
         arguments = ["--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]
         for program in course.ARGSORT_BASELINES:
             records.append(runner.record("argsorts", program, course.program_command(
                 runner.build, program) + arguments + ["--values"]))
-        if torch_rows:
-            record = runner.optional_record("argsorts", "torch.sort", torch_rows + arguments)
-            records += [record] if record else []
-            torch_rows = torch_rows if record else None
+        records += runner.torch_records("argsorts", arguments)
     return records
 
 
