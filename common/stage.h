@@ -40,3 +40,10 @@ void bitonic_sort(int *keys, unsigned n, bool ascending);
 // the n / segment arrays of `segment` consecutive keys each, every one in the requested order.
 // segment is a power of two from 2 to n.
 void bitonic_sort_segments(int *keys, unsigned n, unsigned segment, bool ascending);
+
+// Only for a stage that also gives every key's position (v9_argsort), whose entry in stages.txt
+// names stage_argsort_main.cpp as its main() (the program then also takes --values): sorts as
+// bitonic_sort_segments does and writes indices[i], the position in its array before the sort
+// of the key that ends at i, for each of the n keys. indices is a device buffer of n ints.
+void bitonic_argsort_segments(int *keys, int *indices, unsigned n, unsigned segment,
+                              bool ascending);

@@ -10,7 +10,9 @@ check this way, on a stage's gpu tests, since the stage's program always pads).
 memcheck finds out-of-bounds and misaligned accesses, racecheck shared-memory data races (a
 missing barrier), synccheck barriers that not every thread of a block reaches. The sizes cover a
 block smaller than a warp, exactly one tile, several tiles with inter-block steps (for every
-stage's tile, up to v7_register_tile's 8192 keys), and padding.
+stage's tile, up to v7_register_tile's 8192 keys), and padding; for a program that takes
+--segment, arrays shorter than a warp, than a tile and longer than a tile, and for one that
+takes --values, its argsort.
 Exits 77 (SKIP) where there is no usable GPU or no compute-sanitizer.
 """
 import os
@@ -45,7 +47,19 @@ runs = [
     # Four of v7_register_tile's 8192-key tiles: its multistep passes and block_merge run too.
     ["--log2", "15", "--dist", "few-unique"],
 ]
-if doctest_case is not None:
+if doctest_case is None:
+    # The options the program lists (a line of --help that starts with the option).
+    help_text = subprocess.run([program, "--help"], capture_output=True, text=True).stdout
+    options = re.findall(r"^\s+(--[a-z-]+)", help_text, re.MULTILINE)
+    if "--segment" in options:
+        # Arrays shorter than a warp, than a tile, and longer than a tile (v8's is 2048 keys).
+        runs += [["-n", "3000", "--segment", "8", "--order", "desc"],
+                 ["--log2", "15", "--segment", "256", "--dist", "few-unique"],
+                 ["--log2", "15", "--segment", "4096", "--order", "desc"]]
+    if "--values" in options:
+        runs += [["-n", "3008", "--segment", "64", "--values", "--dist", "few-unique"],
+                 ["--log2", "15", "--values", "--order", "desc"]]
+else:
     runs = [[f"--test-case={doctest_case}"]]
 failed = 0
 for arguments in runs:

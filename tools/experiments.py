@@ -19,20 +19,21 @@ does not make.
                  per array, torch.sort on rows (tools/torch_rows.py; skipped with one line where
                  PyTorch cannot be imported), for arrays of 2 .. 2^27 keys, 2^27 keys in all
                  (chapter 10)
-  argsorts       the argsorts (--values) of cub_segmented and cub_packed_radix, and torch.sort,
-                 for arrays of 2 .. 2^16 keys, 2^27 keys in all (chapter 10)
+  argsorts       v9_argsort with and without --values, v8_batched, the argsorts (--values) of
+                 cub_segmented and cub_packed_radix, and torch.sort, for arrays of 2 .. 2^16
+                 keys, 2^27 keys in all (chapters 10 and 11)
   spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
-                 how far apart two measurements of one program fall (chapter 11)
-  distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 11)
+                 how far apart two measurements of one program fall (chapter 12)
+  distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 12)
   unpadded       builds v7_register_tile and v8_batched without the padding of their tile and
                  prints the programs' paths, for measure_banks.py --extra; records nothing
   barriers       v0_naive's sort with one launch per step, the same launches as a CUDA Graph,
                  and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
   copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
-                 the array costs at each size, the floor's unit (chapter 11)
+                 the array costs at each size, the floor's unit (chapter 12)
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
-                 each, taking turns: which is faster beyond the spread of the runs (chapter 11)
+                 each, taking turns: which is faster beyond the spread of the runs (chapter 12)
 
 A variant of a stage is built from a copy of the stage's folder in which constants of
 bitonic_index.h are changed (or, for the tile without padding, one line of it), each matched
@@ -248,13 +249,16 @@ def segments(runner):
 
 
 def argsorts(runner):
-    """The argsorts of the libraries, and torch.sort, for arrays of 2 .. 2^16 keys."""
+    """v9_argsort's argsort and keys, v8_batched's keys, the argsorts of the libraries and
+    torch.sort, for arrays of 2 .. 2^16 keys."""
+    programs = {"v9_argsort": ["--values"], "v9_argsort keys": [], "v8_batched keys": []}
+    programs.update({program: ["--values"] for program in course.ARGSORT_BASELINES})
     records = []
     for log2_segment in range(1, 17):
         arguments = ["--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]
-        for program in course.ARGSORT_BASELINES:
-            records.append(runner.record("argsorts", program, course.program_command(
-                runner.build, program) + arguments + ["--values"]))
+        for variant, options in programs.items():
+            command = course.program_command(runner.build, variant.split()[0])
+            records.append(runner.record("argsorts", variant, command + arguments + options))
         records += runner.torch_records("argsorts", arguments)
     return records
 

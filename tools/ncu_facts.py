@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Two facts about launches that only Nsight Compute (ncu) can count, for chapters 10 and 11.
+"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10, 11 and 12.
 
     python3 tools/ncu_facts.py --build build --out results libraries occupancy
 
@@ -14,6 +14,10 @@
              registers, shared memory and block size allow) and achieved occupancy (the warps
              that were resident on average), from the second sort's first launch of that
              kernel. Writes OUT/occupancy.csv.
+  items      what sorting 64-bit items costs (chapter 11): v8_batched's keys, v9_argsort's keys
+             and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
+             each kernel's duration, instructions executed, registers per thread, achieved
+             occupancy, DRAM bytes and shared-memory wavefronts. Writes OUT/items.csv.
 
 ncu runs as in profile_kernels.py (--clock-control none, --cache-control none); metric names
 are ncu's own, read from its raw CSV page.
@@ -34,6 +38,16 @@ OCCUPANCY = {
     "launch__waves_per_multiprocessor": "waves",
     "sm__maximum_warps_per_active_cycle_pct": "theoretical_occupancy_pct",
     "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
+}
+# What sorting 64-bit items costs against keys (chapter 11): per kernel launch.
+ITEMS = {
+    "gpu__time_duration.sum": "duration_ns",
+    "smsp__inst_executed.sum": "instructions",
+    "launch__registers_per_thread": "registers",
+    "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
+    "dram__bytes_read.sum": "dram_read_bytes",
+    "dram__bytes_write.sum": "dram_write_bytes",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum": "shared_wavefronts",
 }
 
 
@@ -85,6 +99,23 @@ def occupancy(ncu, build, runner):
               ["--log2", "27", "--segment", "256"])]
     options = ["--section", "LaunchStats", "--section", "Occupancy", "--metrics",
                ",".join(OCCUPANCY)]
+    return kernel_records(ncu, runner, cases, options, OCCUPANCY)
+
+
+def items(ncu, build, runner):
+    cases = []
+    for segment in ("16", "128", "1024"):
+        arguments = ["--log2", "27", "--segment", segment]
+        cases += [("v8_batched", "keys", course.program_command(build, "v8_batched"), arguments),
+                  ("v9_argsort", "keys", course.program_command(build, "v9_argsort"), arguments),
+                  ("v9_argsort", "keys and indices", course.program_command(build, "v9_argsort"),
+                   arguments + ["--values"])]
+    return kernel_records(ncu, runner, cases, ["--metrics", ",".join(ITEMS)], ITEMS)
+
+
+def kernel_records(ncu, runner, cases, options, columns):
+    """For each case (stage, variant, program, arguments): the metrics {ncu name: column} of the
+    first launch of each kernel in the second sort (the first is the warm-up)."""
     records = []
     for stage, variant, program, arguments in cases:
         command = program + arguments + ["--reps", "1", "--no-validate"]
@@ -102,18 +133,20 @@ def occupancy(ncu, build, runner):
             entry = {"stage": stage, "variant": variant, "n": record["n"],
                      "segment": record["segment"], "kernel": course.kernel_of(name) or name,
                      "instance": name.split("(")[0]}
-            for metric, column in OCCUPANCY.items():
+            for metric, column in columns.items():
                 entry[column] = profile_kernels.number(row.get(metric))
             entry.update({"gpu": record["device"], "cuda_runtime": record["cuda_runtime"],
                           "nvidia_driver": runner.driver, "date": runner.date})
             records.append(entry)
             print(f"{stage} {variant} {arguments}: {entry['instance']} "
-                  f"{entry['achieved_occupancy_pct']}%", file=sys.stderr, flush=True)
+                  + " ".join(f"{column}={entry[column]}" for column in columns.values()),
+                  file=sys.stderr, flush=True)
     return records
 
 
 FACTS = {"libraries": ("library_kernels.csv", libraries),
-         "occupancy": ("occupancy.csv", occupancy)}
+         "occupancy": ("occupancy.csv", occupancy),
+         "items": ("items.csv", items)}
 
 
 def main():

@@ -8,7 +8,7 @@
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
 // What changes from v7_register_tile, and why
-//   Bitonic sort loses to a radix sort on one long array (docs/11_results.md), but many short
+//   Bitonic sort loses to a radix sort on one long array (docs/12_results.md), but many short
 //   arrays are another problem: a library sort pays for every array, a network pays nothing.
 //   This stage sorts the n / L arrays of L consecutive keys each (--segment L; L = n is the
 //   whole input) with one network: the merges stop at size L (bitonic_sort_segments, and
@@ -17,11 +17,12 @@
 //   requested order. multistep, sort_thread_keys, block_sort and block_merge take the array
 //   length for that; so do launch_multistep, bitonic_sort (one array of n keys), for_each_launch
 //   and launches_per_sort. The rest is v7's, with 8 keys per thread instead of 16 (kRegisterBits,
-//   kTileSize and kTileBits in bitonic_index.h, and the examples of layout_slot and padded):
-//   not part of this idea but a tuning the chapter measures (h100_v8_mapping.csv) to suit short
-//   arrays better. Arrays of up to 8 keys are sorted inside one thread's registers, up to 256
-//   inside one warp (registers and shuffles, no shared memory), up to 2048 inside one block (one
-//   round through shared memory per merge), and longer ones with v7's passes.
+//   kTileSize and kTileBits in bitonic_index.h, and the examples of layout_slot, padded and
+//   load_thread_major): not part of this idea but a tuning the chapter measures
+//   (h100_v8_mapping.csv) to suit short arrays better. Arrays of up to 8 keys are sorted inside one
+//   thread's registers, up to 256 inside one warp (registers and shuffles, no shared memory), up to
+//   2048 inside one block (one round through shared memory per merge), and longer ones with v7's
+//   passes.
 //
 // Prediction
 //   Arrays of up to 2048 keys take one launch: one read and one write of the keys, plus the
@@ -166,8 +167,8 @@ void launch_multistep(int *keys, unsigned n, unsigned size, unsigned top_stride,
 }
 
 // Loads this thread's keys of a tile in the thread-major layout (layout_slot with low = 0):
-// thread t gets keys 16 t .. 16 t + 15, as four 16-byte loads. A tile smaller than one thread's
-// keys (n < 16) is read key by key; the registers past its end are never paired with its keys.
+// thread t gets keys 8 t .. 8 t + 7, as two 16-byte loads. A tile smaller than one thread's
+// keys (n < 8) is read key by key; the registers past its end are never paired with its keys.
 __device__ void load_thread_major(int (&key)[kKeysPerThread], const int *tile_keys,
                                   unsigned tile_size) {
   const unsigned first = threadIdx.x * kKeysPerThread;
