@@ -198,6 +198,8 @@ def generated_blocks(tour, profile, network_dump):
         "registers-multistep": lambda: tables.registers_table("v6_multistep"),
         "segments": tables.segments_table,
         "argsorts": tables.argsorts_table,
+        "argsort-stage": tables.argsort_stage_table,
+        "items": tables.items_table,
         "v8-mapping": tables.mapping_table,
         "barriers": tables.barriers_table,
         "copy-sizes": tables.copy_table,
@@ -277,6 +279,8 @@ INLINE_VALUES = {
         args[0], args[1], int(args[2]), with_steps(args[3], args, 5), args[4]),
     "cpu-crossover": lambda args, tour, profile: tables.cpu_crossover_size(tour),
     "segments-crossover": lambda args, tour, profile: tables.segments_crossover(),
+    "argsort-crossover": lambda args, tour, profile: tables.segments_crossover(
+        "argsorts", "v9_argsort", tables.ARGSORT_RIVALS),
     "comparisons": lambda args, tour, profile: comparisons(int(args[0])),
     # STAGE:KERNEL[:STEPS], registers per thread.
     "registers": lambda args, tour, profile: str(
@@ -320,6 +324,22 @@ INLINE_VALUES = {
     # PROGRAM:S, arrays of 2^S keys, from the argsorts experiment.
     "argsort": lambda args, tour, profile: tables.ms(
         tables.segment_times("argsorts").get(args[0], {}).get(int(args[1]))) + " ms",
+    # PROGRAM:OTHER:S, PROGRAM's time over OTHER's in the argsorts experiment.
+    "argsort-ratio": lambda args, tour, profile: "{:.1f}x".format(
+        tables.segment_times("argsorts")[args[0]][int(args[2])] /
+        tables.segment_times("argsorts")[args[1]][int(args[2])]),
+    # S: the fastest library argsort for arrays of 2^S keys, and its time over v9_argsort's.
+    "argsort-rival": lambda args, tour, profile: tables.ARGSORT_RIVALS[
+        tables.fastest_rival(tables.segment_times("argsorts"), int(args[0]),
+                             tables.ARGSORT_RIVALS)[0]],
+    "argsort-rival-speedup": lambda args, tour, profile: "{:.2f}x".format(
+        tables.fastest_rival(tables.segment_times("argsorts"), int(args[0]),
+                             tables.ARGSORT_RIVALS)[1] /
+        tables.segment_times("argsorts")["v9_argsort"][int(args[0])]),
+    # STAGE:VARIANT:L:COLUMN of h100_items.csv, and COLUMN:L, v9's keys over v8's there.
+    "item": lambda args, tour, profile: tables.item_value(args[0], args[1], int(args[2]),
+                                                          args[3]),
+    "item-ratio": lambda args, tour, profile: tables.item_ratio(args[0], int(args[1])),
     "segment-copies": lambda args, tour, profile: "{:.1f}".format(
         tables.segment_times()["v8_batched"][int(args[0])] / tables.copy_time_2e27()),
     # PROGRAM[:OTHER]:Q, from the tour.

@@ -16,7 +16,10 @@ from judging import (against_all, against_previous, faster_up_to, prediction_ver
 
 DOCS = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(DOCS, "results")
-TOUR_FILES = ["h100_tour.csv", "h100_tour_2e29.csv"]
+# The tour's recorded runs, and what each covers.
+TOUR_FILES = {"h100_tour.csv": "every program at 2^10 .. 2^28",
+              "h100_tour_2e29.csv": "every program at 2^29 (std::sort up to 2^28 only)",
+              "h100_tour_v9.csv": "v9_argsort alone at 2^10 .. 2^29, added with its stage"}
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
 
@@ -115,12 +118,17 @@ class Tour:
     def source(self):
         if not self.rows:
             return "(no tour recorded yet: run tools/tour.py on a GPU)"
-        copies = " and ".join(f"{copy:.0f}" for copy in self.copies)
-        runs = ("Two runs the same day, 2^10 .. 2^28 and 2^29 (std::sort up to 2^28 only); "
+        copies = [f"{copy:.0f}" for copy in self.copies]
+        copies = ", ".join(copies[:-1]) + " and " + copies[-1] if len(copies) > 1 else \
+            "".join(copies)
+        days = {row.get("date") for row in self.rows}
+        count = {2: "Two", 3: "Three"}.get(len(self.files), str(len(self.files)))
+        runs = (f"{count} runs{' the same day' if len(days) == 1 else ''}: " +
+                "; ".join(TOUR_FILES[name] for name in self.files) + ". "
                 if len(self.files) > 1 else "")
         return (recorded(self.rows, "tools/tour.py") + "; data: " +
                 ", ".join(f"`docs/results/{name}`" for name in self.files) + ". " + runs +
-                f"median of the timed runs after one warm-up; copy bandwidth {copies} GB/s, "
+                f"Median of the timed runs after one warm-up; copy bandwidth {copies} GB/s, "
                 "measured in the same run as the sorts it is set against.")
 
 
@@ -193,7 +201,7 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/11_results.md` has the full story.\n")
+            "bandwidth; `docs/12_results.md` has the full story.\n")
 
 
 # The course's fastest stage on one array, which the results chapter sets against the libraries.
@@ -630,8 +638,7 @@ def argsorts_table():
     if not rows:
         return NOT_MEASURED + "\n"
     times = segment_times("argsorts")
-    names = {"cub_segmented": "DeviceSegmentedSort::SortPairs",
-             "cub_packed_radix": "packed DeviceRadixSort::SortPairs", "torch.sort": "torch.sort"}
+    names = ARGSORT_RIVALS
     body = []
     for s in sorted(times.get("cub_segmented", {})):
         rival, _ = fastest_rival(times, s, names)
@@ -647,19 +654,108 @@ def argsorts_table():
             "(torch.sort's rows for order and permutation).\n")
 
 
+# The libraries' argsorts in the argsorts experiment, with the names the tables give them.
+ARGSORT_RIVALS = {"cub_segmented": "DeviceSegmentedSort::SortPairs",
+                  "cub_packed_radix": "packed DeviceRadixSort::SortPairs",
+                  "torch.sort": "torch.sort"}
+
+
+def argsort_stage_table(largest=12):
+    """v9_argsort's argsort against v8's keys and against the fastest library argsort, for
+    arrays of up to 2^largest keys."""
+    rows = load_csv("h100_argsorts.csv")
+    times = segment_times("argsorts")
+    stage = times.get("v9_argsort", {})
+    if not stage:
+        return NOT_MEASURED + "\n"
+    keys, items = times.get("v8_batched keys", {}), times.get("v9_argsort keys", {})
+    body = []
+    for s in sorted(q for q in stage if q <= largest):
+        rival, rival_ms = fastest_rival(times, s, ARGSORT_RIVALS)
+        body.append([f"2^{s} ({1 << s})", ms(keys.get(s)), ms(items.get(s)), ms(stage[s]),
+                     f"{stage[s] / keys[s]:.1f}x" if s in keys else NOT_MEASURED,
+                     f"{ARGSORT_RIVALS[rival]} {ms(rival_ms)}" if rival else NOT_MEASURED,
+                     f"{rival_ms / stage[s]:.1f}x" if rival else NOT_MEASURED])
+    header = ["array length L", "v8 keys ms", "v9 keys ms", "v9 --values ms",
+              "--values / v8 keys", "fastest library argsort, ms", "its time / v9's"]
+    return (table(header, body) + "\n" +
+            recorded(rows, "tools/experiments.py argsorts") +
+            "; data: `docs/results/h100_argsorts.csv`. 2^27 keys in all, uniform over int32; "
+            "median of 5 timed runs after one warm-up, all programs in one run; every run's keys "
+            "checked against std::sort and its indices for pointing at them. v9 keys is "
+            "v9_argsort without --values.\n")
+
+
+def item_rows():
+    """{(stage, variant, segment): row} of h100_items.csv."""
+    return {(row["stage"], row["variant"], int(row["segment"])): row
+            for row in load_csv("h100_items.csv")}
+
+
+ITEM_CASES = [("v8_batched", "keys"), ("v9_argsort", "keys"),
+              ("v9_argsort", "keys and indices")]
+
+
+def items_table():
+    """block_sort of v8's keys and v9's items under Nsight Compute."""
+    rows = item_rows()
+    if not rows:
+        return NOT_MEASURED + "\n"
+    body = []
+    for segment in sorted({key[2] for key in rows}):
+        for stage, variant in ITEM_CASES:
+            row = rows.get((stage, variant, segment))
+            if row is None:
+                continue
+            body.append([segment, f"{stage} {variant}", ms(float(row["duration_ns"]) / 1e6),
+                         f"{float(row['instructions']) / 1e6:.0f}", f"{float(row['registers']):g}",
+                         f"{float(row['achieved_occupancy_pct']):.0f}%",
+                         f"{float(row['dram_write_bytes']) / 2**20:.0f}",
+                         f"{float(row['shared_wavefronts']) / 1e6:.1f}"])
+    header = ["L", "program", "block_sort ms", "warp instructions (millions)",
+              "registers", "achieved occupancy", "DRAM MiB written",
+              "shared wavefronts (millions)"]
+    return (table(header, body) + "\n" +
+            recorded(list(rows.values()), "tools/ncu_facts.py items") +
+            "; data: `docs/results/h100_items.csv`. 2^27 keys, one launch (block_sort) per sort; "
+            "the second sort's launch, under Nsight Compute (clocks and caches left as they "
+            "are).\n")
+
+
+def item_value(stage, variant, segment, column):
+    """One column of h100_items.csv, as the items table writes it."""
+    row = item_rows().get((stage, variant, segment))
+    if row is None:
+        return NOT_MEASURED
+    value = float(row[column])
+    if column == "instructions":
+        return f"{value / 1e6:.0f} million"
+    return f"{value:.0f}%" if column.endswith("_pct") else f"{value:g}"
+
+
+def item_ratio(column, segment):
+    """v9_argsort's keys over v8_batched's keys in one column of h100_items.csv."""
+    rows = item_rows()
+    new, old = rows.get(("v9_argsort", "keys", segment)), rows.get(("v8_batched", "keys", segment))
+    if new is None or old is None:
+        return NOT_MEASURED
+    return f"{float(new[column]) / float(old[column]):.1f}x"
+
+
 def copy_time_2e27():
     """One read and write of 2^27 keys at the tour's copy bandwidth, in ms."""
     tour = Tour()
     return 8 * 2**27 / (tour.copies[0] * 1e6) if tour.copies else None
 
 
-def segments_crossover():
-    """The largest L up to which v8 is faster than the fastest rival at every L."""
-    times = segment_times()
+def segments_crossover(name="segments", program="v8_batched", rivals=SEGMENT_RIVALS):
+    """The largest L up to which PROGRAM is faster than the fastest rival at every L (of the
+    segments experiment, or of v9_argsort's argsort in the argsorts experiment)."""
+    times = segment_times(name)
     best = None
-    for s in sorted(times.get("v8_batched", {})):
-        _, rival_ms = fastest_rival(times, s)
-        if rival_ms is None or times["v8_batched"][s] >= rival_ms:
+    for s in sorted(times.get(program, {})):
+        _, rival_ms = fastest_rival(times, s, rivals)
+        if rival_ms is None or times[program][s] >= rival_ms:
             break
         best = s
     return f"2^{best}" if best is not None else "no length"
