@@ -14,7 +14,9 @@ docs/07_v5_bank_free.md and docs/09_v7_register_tile.md set the two side by side
 
 With --sass-csv it also counts, per kernel, the shared- and global-memory instructions in the
 machine code (cuobjdump -sass): whether the compiler kept two 4-byte accesses or merged them
-into one 8-byte access (LDS.64, STS.64) decides what the banks see.
+into one 8-byte access (LDS.64, STS.64) decides what the banks see. It counts the shuffles,
+barriers, min/max, selects and integer compares too, which show how v9's 64-bit compares are
+built (chapter 12).
 """
 import argparse
 import collections
@@ -39,8 +41,8 @@ METRICS = {
 
 
 def sass_memory_instructions(cuobjdump, program):
-    """{kernel: Counter(opcode)} for the memory, shuffle and barrier instructions of the
-    stage's kernels, from its machine code."""
+    """{kernel: Counter(opcode)} for the memory, shuffle, barrier, min/max, select and integer
+    compare instructions of the stage's kernels, from its machine code."""
     sass = subprocess.run([cuobjdump, "-sass", program], capture_output=True, text=True,
                           check=True).stdout
     counts = collections.defaultdict(collections.Counter)
@@ -51,9 +53,15 @@ def sass_memory_instructions(cuobjdump, program):
             name = function.group(1)
             kernel = course.kernel_of(name)
             continue
-        opcode = re.search(r"\b(LDS|STS|LDG|STG|SHFL|BAR|IMNMX|VIMNMX|SEL)(\.[A-Z0-9]+)*", line)
+        opcode = re.search(r"\b(LDS|STS|LDG|STG|SHFL|BAR|IMNMX|VIMNMX|SEL|ISETP)(\.[A-Z0-9]+)*",
+                           line)
         if kernel and opcode:
-            counts[kernel][opcode.group(0)] += 1
+            name = opcode.group(0)
+            if name.startswith("ISETP"):
+                # Integer compares, by whether they extend a compare to a second word (.EX: the
+                # upper half of a 64-bit compare), not by their many condition suffixes.
+                name = "ISETP.EX" if ".EX" in name else "ISETP"
+            counts[kernel][name] += 1
     return counts
 
 
