@@ -104,10 +104,8 @@ class Runner:
 
     def compile(self, stage, folder, name):
         common = os.path.join(course.ROOT, "common")
-        # The main() of the stage's own program: the one that takes --segment, if it does.
-        main = "stage_segments_main.cpp" if "--segment" in subprocess.run(
-            stage_program(self.build, stage) + ["--help"], capture_output=True,
-            text=True).stdout else "stage_main.cpp"
+        # The main() of the stage's own program, as its entry in stages.txt names it.
+        main = next(entry.main for entry in course.stages() if entry.name == stage)
         program = os.path.join(folder, name)
         # The objects of the build's common libraries (Meson's archives are thin: they only
         # name these files).
