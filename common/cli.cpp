@@ -53,7 +53,7 @@ std::string distribution_list() {
 }
 
 // Which programs take an option: every program, or only those of a ProgramSpec's kind.
-enum class TakenBy { kAll, kSegments, kAlgorithms, kTraces, kValues };
+enum class TakenBy { kAll, kSegments, kAlgorithms, kTraces, kValues, kTops };
 
 bool takes(const ProgramSpec &program, TakenBy taken_by) {
   switch (taken_by) {
@@ -65,6 +65,8 @@ bool takes(const ProgramSpec &program, TakenBy taken_by) {
       return program.traces;
     case TakenBy::kValues:
       return program.values;
+    case TakenBy::kTops:
+      return program.tops;
     case TakenBy::kAll:
       break;
   }
@@ -162,6 +164,15 @@ const OptionSpec kOptionSpecs[] = {
      "argsort: every key carries its index in its array, and the run\n"
      "                  returns each array's permutation, checked (--output writes it)",
      [](Options &options, const Given &) { options.values = true; }},
+    {nullptr, "--top", "K", TakenBy::kTops,
+     "keep only the first K keys of each array, its K smallest (largest\n"
+     "                  with --order desc) in order; K a power of two up to L",
+     [](Options &options, const Given &given) {
+       options.top = parse_whole_number(given.name, given.value, 1, kMaxKeys);
+       if ((options.top & (options.top - 1)) != 0) {
+         bad_argument("--top expects a power of two (1, 2, 4, ...), got " + given.value);
+       }
+     }},
     {nullptr, "--algo", "NAME", TakenBy::kAlgorithms, nullptr,
      [](Options &options, const Given &given) {
        for (const std::string &name : given.program.algorithms) {
@@ -232,6 +243,10 @@ void check_combinations(const Options &options, const std::set<std::string> &giv
   if (options.segment != 0 && options.input_path.empty()) {
     check_segment(options.segment, options.n, "");
   }
+  if (options.top != 0 && options.input_path.empty()) {
+    check_top(options.top, options.segment == 0 ? options.n : options.segment,
+              options.segment == 0 ? "n" : "--segment");
+  }
 }
 
 }  // namespace
@@ -278,6 +293,13 @@ void check_segment(std::uint64_t segment, std::uint64_t n, const std::string &wh
   if (segment > n || n % segment != 0) {
     bad_argument("--segment " + std::to_string(segment) + " must divide the number of keys into " +
                  "whole arrays, but " + (what.empty() ? "n" : what) + " is " + std::to_string(n));
+  }
+}
+
+void check_top(std::uint64_t top, std::uint64_t array, const std::string &what) {
+  if (top > array) {
+    bad_argument("--top " + std::to_string(top) + " keeps more keys than an array has: " + what +
+                 " is " + std::to_string(array));
   }
 }
 

@@ -29,6 +29,8 @@ struct Options {
   std::uint64_t segment = 0;
   // --values: sort (key, index) pairs, an argsort: each key carries its index in its array.
   bool values = false;
+  // --top K: keep only the first K keys of each array (0: all of them).
+  std::uint64_t top = 0;
   // Stages only: print the launches of one sort instead of sorting.
   bool trace_launches = false;
   bool help = false;
@@ -36,13 +38,15 @@ struct Options {
 
 // What a program accepts beyond the common options: the baselines take --algo NAME, the
 // programs that sort many arrays at once (v8_batched, the baselines) take --segment L, those
-// that can return each key's index take --values, and the stages take --trace-launches.
+// that can return each key's index take --values, those that can keep the first keys of each
+// array alone take --top, and the stages take --trace-launches.
 struct ProgramSpec {
   std::string name;
   std::vector<std::string> algorithms;
   bool segments = false;
   bool traces = false;
   bool values = false;
+  bool tops = false;
 };
 
 // Parses the arguments after the program name. Throws FatalError(kExitBadInput) with a message
@@ -52,6 +56,10 @@ Options parse_command_line(const std::vector<std::string> &arguments, const Prog
 // Refuses (FatalError(kExitBadInput)) a --segment that does not cut n keys into whole arrays:
 // it must be at most n, and n a multiple of it. `what` names where n came from.
 void check_segment(std::uint64_t segment, std::uint64_t n, const std::string &what);
+
+// Refuses (FatalError(kExitBadInput)) a --top that is more than the keys of an array: `array`
+// keys, where `what` says where that number came from.
+void check_top(std::uint64_t top, std::uint64_t array, const std::string &what);
 
 // The --help text.
 std::string usage_text(const ProgramSpec &program);

@@ -79,6 +79,7 @@ Report describe_run(const Algorithm &algorithm, const TimedRun &run, const Optio
   report.seed = options.seed;
   report.segment = options.segment;
   report.indices = options.values;
+  report.top = options.top;
   if (algorithm.kind == Kind::kStage) {
     report.launches = static_cast<long long>(run.launches);
     report.passes = report.launches;
@@ -114,6 +115,7 @@ ProgramSpec program_spec(const std::string &name, const std::vector<Algorithm> &
     program.segments = program.segments || algorithm.sorts_segments;
     program.traces = program.traces || static_cast<bool>(algorithm.print_launches);
     program.values = program.values || static_cast<bool>(algorithm.pair_sort);
+    program.tops = program.tops || static_cast<bool>(algorithm.top_sort);
   }
   return program;
 }
@@ -126,13 +128,15 @@ std::vector<const Algorithm *> chosen_algorithms(const std::vector<Algorithm> &a
     const bool named = options.algorithm.empty() || options.algorithm == algorithm.name;
     const bool segments_refused = options.segment != 0 && !algorithm.sorts_segments;
     const bool values_refused = options.values && !algorithm.pair_sort;
-    if (named && (segments_refused || values_refused)) {
+    const bool top_refused = options.top != 0 && !algorithm.top_sort;
+    if (named && (segments_refused || values_refused || top_refused)) {
       if (!options.algorithm.empty()) {
         throw FatalError(
             kExitBadInput,
             segments_refused
                 ? "--segment: " + algorithm.name + " sorts whole arrays only (see --help)"
-                : "--values: " + algorithm.name + " sorts keys only (see --help)");
+                : values_refused ? "--values: " + algorithm.name + " sorts keys only (see --help)"
+                                 : "--top: " + algorithm.name + " keeps every key (see --help)");
       }
     } else if (named) {
       chosen.push_back(&algorithm);
@@ -170,6 +174,11 @@ Input load_input(const Options &options, bool uses_device) {
   if (input.from_file && options.segment != 0) {
     check_segment(options.segment, n, "the number of keys in '" + options.input_path + "'");
   }
+  if (input.from_file && options.top != 0) {
+    check_top(
+        options.top, options.segment == 0 ? n : options.segment,
+        options.segment == 0 ? "the number of keys in '" + options.input_path + "'" : "--segment");
+  }
   if (uses_device && input.from_file) {
     input.device = select_device(options.device);
   }
@@ -177,23 +186,53 @@ Input load_input(const Options &options, bool uses_device) {
     input.expected = options.segment == 0
         ? std_sorted_copy(input.keys, options.ascending)
         : std_sorted_segments_copy(input.keys, options.segment, options.ascending);
+    if (options.top != 0) {
+      input.expected = first_of_arrays(input.expected, options.segment, options.top);
+    }
   }
   return input;
+}
+
+// Refuses a --top that the algorithm cannot keep: more than its max_top keys of a longer array,
+// for n keys.
+void check_top_limit(const Algorithm &algorithm, const Options &options, std::uint64_t n) {
+  const std::uint64_t array = options.segment != 0 ? options.segment : next_power_of_two(n);
+  if (options.top != 0 && options.top < array && options.top > algorithm.max_top) {
+    throw FatalError(kExitBadInput,
+                     "--top " + std::to_string(options.top) + ": " + algorithm.name +
+                         " keeps at most " + std::to_string(algorithm.max_top) +
+                         " keys of a longer array, or all of it (see --help)");
+  }
+}
+
+// Times the algorithm as the options ask: on the host, as a top-k, an argsort or a sort of keys.
+TimedRun time_run(const Algorithm &algorithm, const Options &options, const Input &input) {
+  const bool pads = algorithm.kind == Kind::kStage;
+  if (algorithm.kind == Kind::kHost) {
+    return time_host_sort(algorithm.host_sort, input.keys,
+                          options.segment == 0 ? input.keys.size() : options.segment,
+                          options.ascending, options.reps);
+  }
+  if (options.top != 0) {
+    const unsigned top = static_cast<unsigned>(options.top);
+    const PairSort top_sort = [&algorithm, top](int *keys, int *indices, unsigned n,
+                                                unsigned segment, bool ascending) {
+      algorithm.top_sort(keys, indices, n, segment, top, ascending);
+    };
+    return time_device_sort(top_sort, options.values, pads, input.keys, options.segment,
+                            options.ascending, 1, options.reps, options.top);
+  }
+  return options.values ? time_device_sort(algorithm.pair_sort, true, pads, input.keys,
+                                           options.segment, options.ascending, 1, options.reps)
+                        : time_device_sort(algorithm.device_sort, pads, input.keys, options.segment,
+                                           options.ascending, 1, options.reps);
 }
 
 // Runs and reports one algorithm; writes its keys (with --values, its indices) to `output` if it
 // sorted them correctly.
 ExitCode run_algorithm(const Algorithm &algorithm, const Options &options, const Input &input,
                        OutputFile *output, bool first, const std::string &program_name) {
-  const bool pads = algorithm.kind == Kind::kStage;
-  const TimedRun run = algorithm.kind == Kind::kHost
-      ? time_host_sort(algorithm.host_sort, input.keys,
-                       options.segment == 0 ? input.keys.size() : options.segment,
-                       options.ascending, options.reps)
-      : options.values ? time_device_sort(algorithm.pair_sort, true, pads, input.keys,
-                                          options.segment, options.ascending, 1, options.reps)
-                       : time_device_sort(algorithm.device_sort, pads, input.keys, options.segment,
-                                          options.ascending, 1, options.reps);
+  const TimedRun run = time_run(algorithm, options, input);
   Report report = describe_run(algorithm, run, options, input);
   report.validation = "skipped";
   ExitCode status = kExitSuccess;
@@ -203,13 +242,14 @@ ExitCode run_algorithm(const Algorithm &algorithm, const Options &options, const
     report.validation = validation.passed() ? "pass" : "FAIL";
     if (!validation.passed()) {
       std::cerr << program_name << ": validation failed for " << algorithm.name << ": "
-                << describe_mismatches(validation, input.keys.size(),
-                                       copy ? "the input" : "std::sort", options.segment)
+                << describe_mismatches(
+                       validation, run.output.size(), copy ? "the input" : "std::sort",
+                       options.top != 0 && options.segment != 0 ? options.top : options.segment)
                 << "\n";
       status = kExitValidationFailed;
     }
     const std::string wrong_indices = options.values && validation.passed()
-        ? check_indices(input.keys, run.output, run.indices, options.segment)
+        ? check_indices(input.keys, run.output, run.indices, options.segment, options.top)
         : "";
     if (!wrong_indices.empty()) {
       report.validation = "FAIL";
@@ -236,9 +276,14 @@ int run(const std::vector<std::string> &arguments, const std::string &program_na
   if (options.trace_launches) {
     // The plan of one sort, from the stage's own for_each_launch: no keys, no GPU.
     const std::uint64_t padded = next_power_of_two(options.n);
-    algorithms.front().print_launches(
-        static_cast<unsigned>(padded),
-        static_cast<unsigned>(options.segment == 0 ? padded : options.segment));
+    const unsigned array = static_cast<unsigned>(options.segment == 0 ? padded : options.segment);
+    if (options.top != 0) {
+      check_top_limit(algorithms.front(), options, options.n);
+      algorithms.front().print_top_launches(static_cast<unsigned>(padded), array,
+                                            static_cast<unsigned>(options.top));
+    } else {
+      algorithms.front().print_launches(static_cast<unsigned>(padded), array);
+    }
     return kExitSuccess;
   }
   const std::vector<const Algorithm *> chosen = chosen_algorithms(algorithms, options);
@@ -255,7 +300,17 @@ int run(const std::vector<std::string> &arguments, const std::string &program_na
   for (const Algorithm *algorithm : chosen) {
     uses_device = uses_device || algorithm->kind != Kind::kHost;
   }
+  // A --top too large is a bad command line, refused before the device is looked for; with
+  // --input, once the file says how many keys there are.
+  for (const Algorithm *algorithm : chosen) {
+    if (options.input_path.empty()) {
+      check_top_limit(*algorithm, options, options.n);
+    }
+  }
   const Input input = load_input(options, uses_device);
+  for (const Algorithm *algorithm : chosen) {
+    check_top_limit(*algorithm, options, input.keys.size());
+  }
   ExitCode status = kExitSuccess;
   for (const Algorithm *algorithm : chosen) {
     const bool first = algorithm == chosen.front();

@@ -39,6 +39,11 @@ struct Algorithm {
   // Its argsort (--values), on the device, if it has one: sorts like device_sort and also
   // writes each key's index in its array.
   PairSort pair_sort;
+  // Its top-k (--top K), if it has one, and the largest K it keeps of an array longer than K.
+  TopSort top_sort = nullptr;
+  unsigned max_top = 0;
+  // --trace-launches with --top K: prints the launches of one top-k, as print_launches does.
+  std::function<void(unsigned n, unsigned segment, unsigned top)> print_top_launches = nullptr;
 };
 
 // A DeviceSort from a function that sorts all n keys as one array (it takes no `segment`).

@@ -76,6 +76,10 @@ void print_text(std::ostream &out, const Report &report) {
   if (report.indices) {
     out << "values        each key's index in its array (argsort), checked with the keys\n";
   }
+  if (report.top != 0) {
+    out << "top           the first " << report.top
+        << " keys of each array kept, the rest dropped\n";
+  }
   if (report.launches >= 0) {
     out << "launches      " << report.launches << " kernel launches per sort\n";
   }
@@ -115,6 +119,7 @@ const Column kColumns[] = {
     {"seed", [](const Report &r) { return std::to_string(r.seed); }},
     {"segment", [](const Report &r) { return std::to_string(r.segment); }},
     {"values", [](const Report &r) { return std::string(r.indices ? "indices" : "none"); }},
+    {"top", [](const Report &r) { return std::to_string(r.top); }},
     {"launches", [](const Report &r) { return optional(r.launches); }},
     {"passes", [](const Report &r) { return optional(r.passes); }},
     {"reps", [](const Report &r) { return std::to_string(r.reps); }},

@@ -20,6 +20,8 @@ struct Report {
   std::uint64_t seed = 0;
   // --values: the sort also returned each key's index in its array (an argsort).
   bool indices = false;
+  // --top K: only the first K keys of each array were kept (a top-k); 0 when all were.
+  std::uint64_t top = 0;
   // Kernel launches of one sort, counted as they happen; -1 when unknown (library calls).
   long long launches = -1;
   // Passes over the whole array per sort (every stage kernel reads and writes all keys once,

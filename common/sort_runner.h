@@ -21,9 +21,15 @@ using DeviceSort = std::function<void(int *keys, unsigned n, unsigned segment, b
 using PairSort =
     std::function<void(int *keys, int *indices, unsigned n, unsigned segment, bool ascending)>;
 
+// A top-k (--top): leaves the first `top` keys of each array as its `top` smallest (largest,
+// descending), in order, and with indices their positions in the array, as a PairSort does.
+using TopSort = std::function<void(int *keys, int *indices, unsigned n, unsigned segment,
+                                   unsigned top, bool ascending)>;
+
 struct TimedRun {
+  // The first n keys, or the first `kept` of each array (time_device_sort).
   std::vector<int> output;
-  // The first n of the sort's indices; empty unless the run asked for them.
+  // The indices of those keys; empty unless the run asked for them.
   std::vector<int> indices;
   std::uint64_t padded_n = 0;
   // Launches counted during the last sort (CHECK_LAUNCH); 0 for code that does not count.
@@ -38,10 +44,11 @@ struct TimedRun {
 // padded length too, and the padding forms whole arrays of its own), or 0 for one array of all
 // the keys. The device memory is checked before it is allocated (FatalError kExitOutOfMemory).
 // with_indices: gives `sort` a buffer for the indices and copies them back with the keys (timed
-// in the total); otherwise it gets nullptr.
+// in the total); otherwise it gets nullptr. kept: only the first `kept` keys (and indices) of
+// each array are copied back, n / segment x kept of them (a top-k); 0 copies all n.
 TimedRun time_device_sort(const PairSort &sort, bool with_indices, bool pad_to_power_of_two,
                           const std::vector<int> &input, std::uint64_t segment, bool ascending,
-                          int warmups, int reps);
+                          int warmups, int reps, std::uint64_t kept = 0);
 
 // The same for a sort of keys alone.
 inline TimedRun time_device_sort(const DeviceSort &sort, bool pad_to_power_of_two,

@@ -47,3 +47,12 @@ void bitonic_sort_segments(int *keys, unsigned n, unsigned segment, bool ascendi
 // of the key that ends at i, for each of the n keys. indices is a device buffer of n ints.
 void bitonic_argsort_segments(int *keys, int *indices, unsigned n, unsigned segment,
                               bool ascending);
+
+// Only for a stage that also keeps the first keys of each array alone (v10_top_k), whose entry
+// in stages.txt names stage_top_main.cpp as its main() (the program then also takes --top K):
+// leaves the first `top` keys of each array as the `top` smallest of that array (largest,
+// descending), in order, and with indices (not nullptr) indices[i] their positions in the array
+// for those keys. The rest of each array, and of indices, is left in no defined state. top is a
+// power of two, at most the array's length, and at most kMaxTop (bitonic_index.h) below it.
+void bitonic_top_segments(int *keys, int *indices, unsigned n, unsigned segment, unsigned top,
+                          bool ascending);

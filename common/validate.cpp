@@ -51,19 +51,23 @@ std::string describe_mismatches(const Validation &validation, std::uint64_t n,
 }
 
 std::string check_indices(const std::vector<int> &input, const std::vector<int> &output,
-                          const std::vector<int> &indices, std::uint64_t segment) {
-  const std::size_t n = input.size();
+                          const std::vector<int> &indices, std::uint64_t segment,
+                          std::uint64_t kept) {
+  const std::size_t length = segment == 0 ? input.size() : segment;
+  // Indices given for each array, and in all.
+  const std::size_t each = kept == 0 ? length : kept;
+  const std::size_t n = input.size() / length * each;
   if (output.size() != n || indices.size() != n) {
     return std::to_string(indices.size()) + " indices for " + std::to_string(n) + " keys";
   }
-  const std::size_t length = segment == 0 ? n : segment;
   std::uint64_t wrong = 0;
   std::string first;
   // Which positions of the current array an index has named already.
   std::vector<bool> named(length);
-  for (std::size_t start = 0; start < n; start += length) {
+  for (std::size_t array = 0; array < n / each; ++array) {
+    const std::size_t start = array * length;
     std::fill(named.begin(), named.end(), false);
-    for (std::size_t i = start; i < start + length; ++i) {
+    for (std::size_t i = array * each; i < (array + 1) * each; ++i) {
       const long long index = indices[i];
       std::string problem;
       if (index < 0 || index >= static_cast<long long>(length)) {
@@ -78,8 +82,8 @@ std::string check_indices(const std::vector<int> &input, const std::vector<int> 
         named[index] = true;
       }
       if (!problem.empty() && ++wrong <= 3) {
-        first += " " + position_name(i, segment) + ": index " + std::to_string(index) + " " +
-            problem + ";";
+        first += " " + position_name(i, segment == 0 ? 0 : each) + ": index " +
+            std::to_string(index) + " " + problem + ";";
       }
     }
   }
@@ -88,6 +92,17 @@ std::string check_indices(const std::vector<int> &input, const std::vector<int> 
   }
   first.pop_back();
   return std::to_string(wrong) + " of " + std::to_string(n) + " indices are wrong; first:" + first;
+}
+
+std::vector<int> first_of_arrays(const std::vector<int> &keys, std::uint64_t segment,
+                                 std::uint64_t kept) {
+  const std::size_t length = segment == 0 ? keys.size() : segment;
+  std::vector<int> first;
+  first.reserve(keys.size() / length * kept);
+  for (std::size_t start = 0; start < keys.size(); start += length) {
+    first.insert(first.end(), keys.begin() + start, keys.begin() + start + kept);
+  }
+  return first;
 }
 
 namespace {

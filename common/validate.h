@@ -35,8 +35,16 @@ std::string describe_mismatches(const Validation &validation, std::uint64_t n,
 // every array of `segment` keys (0: one array of all), the indices must name each position of
 // the array once, and indices[i] must point at an input key equal to output[i]; ties may break
 // either way. Returns "" if they do, else "N of n indices are wrong; first: ..." (up to three).
+// With `kept` (a top-k, --top), output and indices hold the first `kept` of each array, and each
+// position may be named once at most.
 std::string check_indices(const std::vector<int> &input, const std::vector<int> &output,
-                          const std::vector<int> &indices, std::uint64_t segment);
+                          const std::vector<int> &indices, std::uint64_t segment,
+                          std::uint64_t kept = 0);
+
+// The first `kept` keys of every array of `segment` consecutive keys (0: one array of all), one
+// array after another: what a top-k (--top) keeps of the sorted keys.
+std::vector<int> first_of_arrays(const std::vector<int> &keys, std::uint64_t segment,
+                                 std::uint64_t kept);
 
 // What std::sort makes of keys (with std::greater for descending). Large inputs are cut into
 // pieces that std::sort handles on several threads, then merged with std::merge: the same

@@ -203,6 +203,8 @@ def generated_blocks(tour, profile, network_dump):
         "argsorts": tables.argsorts_table,
         "argsort-stage": tables.argsort_stage_table,
         "items": tables.items_table,
+        "top-stage": tables.top_table,
+        "top-kernels": tables.top_kernels_table,
         "v8-mapping": tables.mapping_table,
         "barriers": tables.barriers_table,
         "copy-sizes": tables.copy_table,
@@ -343,6 +345,10 @@ INLINE_VALUES = {
     "item": lambda args, tour, profile: tables.item_value(args[0], args[1], int(args[2]),
                                                           args[3]),
     "item-ratio": lambda args, tour, profile: tables.item_ratio(args[0], int(args[1])),
+    # KIND:L:K of h100_tops.csv (tables.top_value), and VARIANT:KERNEL:COLUMN of
+    # h100_top_kernels.csv.
+    "top": lambda args, tour, profile: tables.top_value(args[0], int(args[1]), int(args[2])),
+    "top-kernel": lambda args, tour, profile: tables.top_kernel_value(args[0], args[1], args[2]),
     "segment-copies": lambda args, tour, profile: "{:.1f}".format(
         tables.segment_times()["v8_batched"][int(args[0])] / tables.copy_time_2e27()),
     # PROGRAM[:OTHER]:Q, from the tour.

@@ -19,7 +19,8 @@ RESULTS = os.path.join(DOCS, "results")
 # The tour's recorded runs, and what each covers.
 TOUR_FILES = {"h100_tour.csv": "every program at 2^10 .. 2^28",
               "h100_tour_2e29.csv": "every program at 2^29 (std::sort up to 2^28 only)",
-              "h100_tour_v9.csv": "v9_argsort alone at 2^10 .. 2^29, added with its stage"}
+              "h100_tour_v9.csv": "v9_argsort alone at 2^10 .. 2^29, added with its stage",
+              "h100_tour_v10.csv": "v10_top_k alone at 2^10 .. 2^29, added with its stage"}
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
 
@@ -122,7 +123,7 @@ class Tour:
         copies = ", ".join(copies[:-1]) + " and " + copies[-1] if len(copies) > 1 else \
             "".join(copies)
         days = {row.get("date") for row in self.rows}
-        count = {2: "Two", 3: "Three"}.get(len(self.files), str(len(self.files)))
+        count = {2: "Two", 3: "Three", 4: "Four"}.get(len(self.files), str(len(self.files)))
         runs = (f"{count} runs{' the same day' if len(days) == 1 else ''}: " +
                 "; ".join(TOUR_FILES[name] for name in self.files) + ". "
                 if len(self.files) > 1 else "")
@@ -201,7 +202,7 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/12_results.md` has the full story.\n")
+            "bandwidth; `docs/13_results.md` has the full story.\n")
 
 
 # The course's fastest stage on one array, which the results chapter sets against the libraries.
@@ -1159,3 +1160,99 @@ def occupancy_value(stage, variant, q, instance, column):
                 return f"{value:g}%"
             return f"{value:.0f}%" if column.endswith("_pct") else f"{value:g}"
     return NOT_MEASURED
+
+
+def top_times():
+    """{(variant, L, K): ms} of h100_tops.csv; the sort of runs of K keys has L = K and K = 0."""
+    return {(row["variant"], int(row["segment"]), int(row["top"] or 0)): float(row["sort_ms"])
+            for row in load_csv("h100_tops.csv")}
+
+
+def top_table():
+    """v10_top_k's --top K against its own full sort and against torch.topk, each (L, K)."""
+    rows = load_csv("h100_tops.csv")
+    times = top_times()
+    pairs = sorted((length, top) for variant, length, top in times if variant == "top")
+    if not pairs:
+        return NOT_MEASURED + "\n"
+    body = []
+    for length, top in pairs:
+        top_ms, full_ms = times[("top", length, top)], times.get(("sort", length, 0))
+        runs_ms = times.get(("runs", top, 0))
+        rival_ms = times.get(("torch.topk", length, top))
+        body.append([length, top, ms(top_ms), ms(times.get(("top keys", length, top))),
+                     ms(runs_ms), ms(top_ms - runs_ms) if runs_ms else NOT_MEASURED,
+                     ms(full_ms), f"{full_ms / top_ms:.1f}x" if full_ms else NOT_MEASURED,
+                     ms(rival_ms), f"{rival_ms / top_ms:.1f}x" if rival_ms else NOT_MEASURED])
+    header = ["L", "K", "--top K --values ms", "--top K ms", "runs of K sorted, ms",
+              "the rest, ms", "full sort --values ms", "full / top", "torch.topk ms",
+              "torch.topk / v10"]
+    return (table(header, body) + "\n" +
+            recorded(rows, "tools/experiments.py tops") +
+            "; data: `docs/results/h100_tops.csv`. 2^27 keys in all, uniform over int32; median "
+            "of 5 timed runs after one warm-up, all programs in one run; every run's K keys of "
+            "each array checked against the first K of std::sort's, and its indices for pointing "
+            "at them (torch.topk's rows against torch.sort's). Runs of K sorted: v10_top_k "
+            "--segment K --values, the first launches of the top-k alone; the rest: the top-k's "
+            "time less that, what block_top costs. torch.topk returns int64 indices.\n")
+
+
+def top_value(kind, length, top):
+    """One number of top_table: the full sort's time over the top-k's (speedup), torch.topk's
+    over the top-k's (rival), or the top-k's share spent after sorting the runs (rest)."""
+    times = top_times()
+    top_ms = times.get(("top", length, top))
+    other = {"speedup": times.get(("sort", length, 0)),
+             "rival": times.get(("torch.topk", length, top)),
+             "rest": times.get(("runs", top, 0))}[kind]
+    if top_ms is None or other is None:
+        return NOT_MEASURED
+    if kind == "rest":
+        return f"{100 * (top_ms - other) / top_ms:.0f}%"
+    return f"{other / top_ms:.1f}x"
+
+
+def top_kernel_rows():
+    """{(variant, kernel): row} of h100_top_kernels.csv."""
+    return {(row["variant"], row["kernel"]): row for row in load_csv("h100_top_kernels.csv")}
+
+
+def top_kernels_table():
+    """v10_top_k's two kernels under Nsight Compute, for K = 1, 16 and 64 of arrays of 1024."""
+    rows = top_kernel_rows()
+    if not rows:
+        return NOT_MEASURED + "\n"
+    body = []
+    for (variant, kernel), row in rows.items():
+        body.append([variant.split()[1], kernel, ms(float(row["duration_ns"]) / 1e6),
+                     f"{float(row['instructions']) / 1e6:.0f}",
+                     f"{float(row['achieved_occupancy_pct']):.0f}%",
+                     f"{float(row['dram_read_bytes']) / 2**20:.0f}",
+                     f"{float(row['dram_write_bytes']) / 2**20:.0f}",
+                     f"{float(row['dram_busy_pct']):.0f}%", f"{float(row['l1_busy_pct']):.0f}%",
+                     f"{float(row['shared_wavefronts']) / 1e6:.0f}",
+                     f"{float(row['shared_bank_conflicts']) / 1e6:.0f}"])
+    header = ["K", "kernel", "ms", "warp instructions (millions)", "achieved occupancy",
+              "DRAM MiB read", "DRAM MiB written", "DRAM busy", "L1 / shared busy",
+              "shared wavefronts (millions)", "bank conflicts (millions)"]
+    return (table(header, body) + "\n" +
+            recorded(list(rows.values()), "tools/ncu_facts.py tops") +
+            "; data: `docs/results/h100_top_kernels.csv`. v10_top_k --log2 27 --segment 1024 "
+            "--top K --values: the second sort's launch of each kernel, under Nsight Compute "
+            "(clocks and caches left as they are). Busy: the share of the unit's peak "
+            "throughput used over the launch.\n")
+
+
+def top_kernel_value(variant, kernel, column):
+    """One column of h100_top_kernels.csv, as top_kernels_table writes it."""
+    row = top_kernel_rows().get((variant, kernel))
+    if row is None:
+        return NOT_MEASURED
+    value = float(row[column])
+    if column == "duration_ns":
+        return f"{value / 1e6:.2f} ms"
+    if column.endswith("_bytes"):
+        return f"{value / 2**20:.0f} MiB"
+    if column in ("instructions", "shared_wavefronts", "shared_bank_conflicts"):
+        return f"{value / 1e6:.0f} million"
+    return f"{value:.0f}%" if column.endswith("_pct") else f"{value:g}"

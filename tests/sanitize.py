@@ -11,8 +11,8 @@ memcheck finds out-of-bounds and misaligned accesses, racecheck shared-memory da
 missing barrier), synccheck barriers that not every thread of a block reaches. The sizes cover a
 block smaller than a warp, exactly one tile, several tiles with inter-block steps (for every
 stage's tile, up to v7_register_tile's 8192 keys), and padding; for a program that takes
---segment, arrays shorter than a warp, than a tile and longer than a tile, and for one that
-takes --values, its argsort.
+--segment, arrays shorter than a warp, than a tile and longer than a tile, for one that takes
+--values, its argsort, and for one that takes --top, its top-k of short and long arrays.
 Exits 77 (SKIP) where there is no usable GPU or no compute-sanitizer.
 """
 import os
@@ -59,6 +59,10 @@ if doctest_case is None:
     if "--values" in options:
         runs += [["-n", "3008", "--segment", "64", "--values", "--dist", "few-unique"],
                  ["--log2", "15", "--values", "--order", "desc"]]
+    if "--top" in options:
+        runs += [["--log2", "15", "--segment", "1024", "--top", "16", "--values"],
+                 ["-n", "3000", "--top", "8", "--values", "--order", "desc"],
+                 ["--log2", "16", "--top", "1", "--dist", "few-unique"]]
 else:
     runs = [[f"--test-case={doctest_case}"]]
 failed = 0

@@ -219,7 +219,7 @@ def gpu_name(device=0):
 
 
 # The course's kernel names, as the tools find them in ncu's and cuobjdump's longer names.
-KERNELS = ("block_sort", "block_merge", "bitonic_step", "multistep")
+KERNELS = ("block_sort", "block_merge", "bitonic_step", "multistep", "block_top")
 
 
 def kernel_of(name):
@@ -370,7 +370,7 @@ def copy_course(destination):
 
 
 def add_stage(tree, stage, start, gpu_tests, idea):
-    """Adds a stage to the tree `tree` as chapter 13 says a student does: a copy of the stage
+    """Adds a stage to the tree `tree` as chapter 14 says a student does: a copy of the stage
     `start`, and an entry in stages.txt (without a chapter) that copies start's, with the test
     names `gpu_tests` as its gpu tests. Returns the new stage's folder, for the caller to edit."""
     folder = os.path.join(tree, stage)

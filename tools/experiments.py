@@ -22,8 +22,12 @@ does not make.
   argsorts       v9_argsort with and without --values, v8_batched, the argsorts (--values) of
                  cub_segmented and cub_packed_radix, and torch.sort, for arrays of 2 .. 2^16
                  keys, 2^27 keys in all (chapters 10 and 11)
+  tops           v10_top_k's --top K with and without --values, the sort of its runs of K keys
+                 alone, its full sort, and torch.topk and torch.sort on the same rows, for K = 1
+                 .. 256 of arrays of 1024 keys and K = 16 of arrays of 128 .. 2^16, 2^27 keys in
+                 all (chapter 12)
   spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
-                 how far apart two measurements of one program fall (chapter 12)
+                 how far apart two measurements of one program fall (chapter 13)
   distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 12)
   unpadded       builds v7_register_tile and v8_batched without the padding of their tile and
                  prints the programs' paths, for measure_banks.py --extra; records nothing
@@ -31,9 +35,9 @@ does not make.
                  and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
   copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
-                 the array costs at each size, the floor's unit (chapter 12)
+                 the array costs at each size, the floor's unit (chapter 13)
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
-                 each, taking turns: which is faster beyond the spread of the runs (chapter 12)
+                 each, taking turns: which is faster beyond the spread of the runs (chapter 13)
 
 A variant of a stage is built from a copy of the stage's folder in which constants of
 bitonic_index.h are changed (or, for the tile without padding, one line of it), each matched
@@ -120,17 +124,19 @@ class Runner:
         return program
 
     def torch_records(self, experiment, arguments):
-        """[the record of torch.sort on rows] (tools/torch_rows.py ARGUMENTS), or [] where
-        PyTorch cannot be imported: the first try says so in one line, later ones do not run."""
+        """[the record of torch.sort on rows, or with --top of torch.topk] (tools/torch_rows.py
+        ARGUMENTS), or [] where PyTorch cannot be imported: the first try says so in one line,
+        later ones do not run."""
         if self.torch_missing:
             return []
+        variant = "torch.topk" if "--top" in arguments else "torch.sort"
         command = [sys.executable, os.path.join(course.TOOLS, "torch_rows.py")] + arguments
         code, record, errors = course.run_record(command)
         if code == 77:
-            print(f"{experiment}|torch.sort|{errors.strip()}", file=sys.stderr, flush=True)
+            print(f"{experiment}|{variant}|{errors.strip()}", file=sys.stderr, flush=True)
             self.torch_missing = True
             return []
-        return [self.checked(experiment, "torch.sort", command, code, record, errors)]
+        return [self.checked(experiment, variant, command, code, record, errors)]
 
     def record(self, experiment, variant, command):
         return self.checked(experiment, variant, command, *course.run_record(command))
@@ -261,6 +267,29 @@ def argsorts(runner):
     return records
 
 
+def tops(runner):
+    """v10_top_k's top-k and sort against torch.topk and torch.sort on rows."""
+    command = course.program_command(runner.build, "v10_top_k")
+    records = []
+    pairs = [(1024, top) for top in (1, 4, 16, 64, 256)] + [(128, 16), (4096, 16), (65536, 16)]
+    for segment, top in pairs:
+        arguments = ["--log2", "27", "--segment", str(segment), "--reps", "5"]
+        with_top = arguments + ["--top", str(top)]
+        records.append(runner.record("tops", "top", command + with_top + ["--values"]))
+        records.append(runner.record("tops", "top keys", command + with_top))
+        records += runner.torch_records("tops", with_top)
+    # The first launches of a top-k alone: every run of K keys sorted, as arrays of K keys.
+    for top in sorted({top for _, top in pairs if top > 1}):
+        runs = ["--log2", "27", "--segment", str(top), "--reps", "5", "--values"]
+        records.append(runner.record("tops", "runs", command + runs))
+    for segment in (128, 1024, 4096, 65536):
+        arguments = ["--log2", "27", "--segment", str(segment), "--reps", "5"]
+        records.append(runner.record("tops", "sort", command + arguments + ["--values"]))
+        records.append(runner.record("tops", "sort keys", command + arguments))
+        records += runner.torch_records("tops", arguments)
+    return records
+
+
 def spread(runner):
     records = []
     for q in (11, 15, 17, 20):
@@ -317,7 +346,7 @@ def small_arrays(runner):
 
 EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v7_padding": v7_padding, "v8_mapping": v8_mapping, "segments": segments,
-               "argsorts": argsorts,
+               "argsorts": argsorts, "tops": tops,
                "spread": spread, "distributions": distributions,
                "unpadded": unpadded_programs, "barriers": barriers, "copy": copy,
                "small_arrays": small_arrays}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10, 11 and 12.
+"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10 to 13.
 
     python3 tools/ncu_facts.py --build build --out results libraries occupancy
 
@@ -18,6 +18,10 @@
              and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
              each kernel's duration, instructions executed, registers per thread, achieved
              occupancy, DRAM bytes and shared-memory wavefronts. Writes OUT/items.csv.
+  tops       where v10_top_k's time goes (chapter 12): its --top 1, 16 and 64 of arrays of 1024
+             keys with --values, 2^27 keys in all: for each kernel, the metrics of items and
+             how busy DRAM and the L1/shared-memory pipe were, and the shared-memory bank
+             conflicts. Writes OUT/top_kernels.csv.
 
 ncu runs as in profile_kernels.py (--clock-control none, --cache-control none); metric names
 are ncu's own, read from its raw CSV page.
@@ -48,6 +52,14 @@ ITEMS = {
     "dram__bytes_read.sum": "dram_read_bytes",
     "dram__bytes_write.sum": "dram_write_bytes",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum": "shared_wavefronts",
+}
+
+# Where a top-k's time goes (chapter 12): items' metrics, and which memory is the busy one.
+TOPS = {
+    **ITEMS,
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed": "dram_busy_pct",
+    "l1tex__throughput.avg.pct_of_peak_sustained_elapsed": "l1_busy_pct",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum": "shared_bank_conflicts",
 }
 
 
@@ -113,6 +125,14 @@ def items(ncu, build, runner):
     return kernel_records(ncu, runner, cases, ["--metrics", ",".join(ITEMS)], ITEMS)
 
 
+def tops(ncu, build, runner):
+    program = course.program_command(build, "v10_top_k")
+    cases = [("v10_top_k", f"top {top}", program,
+              ["--log2", "27", "--segment", "1024", "--top", str(top), "--values"])
+             for top in (1, 16, 64)]
+    return kernel_records(ncu, runner, cases, ["--metrics", ",".join(TOPS)], TOPS)
+
+
 def kernel_records(ncu, runner, cases, options, columns):
     """For each case (stage, variant, program, arguments): the metrics {ncu name: column} of the
     first launch of each kernel in the second sort (the first is the warm-up)."""
@@ -146,7 +166,7 @@ def kernel_records(ncu, runner, cases, options, columns):
 
 FACTS = {"libraries": ("library_kernels.csv", libraries),
          "occupancy": ("occupancy.csv", occupancy),
-         "items": ("items.csv", items)}
+         "items": ("items.csv", items), "tops": ("top_kernels.csv", tops)}
 
 
 def main():

@@ -10,7 +10,9 @@ uniform over int32, drawn by torch's own generator from --seed. Timing as the pr
 (README, "How we measure"): CUDA events around the call, one warm-up, the median of --reps runs,
 each on a fresh copy of the keys. Validation: every row of the result must be in order, its
 indices must name each position of the row once, and each index must point at an input key
-equal to the sorted key beside it.
+equal to the sorted key beside it. With --top K, torch.topk(rows, K, dim=-1, sorted=True) instead
+(largest=True with --order desc): the K keys of each row must be the first K of its sorted row, and
+their indices distinct positions of the row pointing at equal keys.
 
 Exit codes as the programs': 0 success, 1 validation failed, 2 bad command line, 3 no usable
 CUDA device; 77 when PyTorch cannot be imported (one line says so: the experiment skips it).
@@ -35,6 +37,8 @@ def arguments():
     parser.add_argument("--segment", type=int, default=0,
                         help="L, keys per row: a power of two from 2 to n (default: one row)")
     parser.add_argument("--order", choices=["asc", "desc"], default="asc")
+    parser.add_argument("--top", type=int, default=0,
+                        help="torch.topk: keep the first K of each row, K from 1 to L")
     parser.add_argument("--reps", type=int, default=10, help="timed runs after one warm-up")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--csv", action="store_true", help="one CSV record with its header")
@@ -47,6 +51,8 @@ def arguments():
         fail(2, f"error: --log2 expects a whole number from 1 to 30, got {given.log2}")
     if segment < 2 or segment > n or segment & (segment - 1):
         fail(2, f"error: --segment expects a power of two from 2 to n = {n}, got {segment}")
+    if given.top < 0 or given.top > segment:
+        fail(2, f"error: --top expects a whole number from 1 to L = {segment}, got {given.top}")
     if given.reps < 1:
         fail(2, f"error: --reps expects at least 1, got {given.reps}")
     return given, n, segment
@@ -61,6 +67,18 @@ def check_rows(torch, rows, values, indices, descending):
     not_permutation = (indices.sort(dim=1).values != positions).any(dim=1)
     wrong_keys = (torch.gather(rows, 1, indices) != values).any(dim=1)
     return int((out_of_order | not_permutation | wrong_keys).sum())
+
+
+def check_top_rows(torch, rows, values, indices, descending):
+    """The number of rows whose top-k is wrong: not the first K keys of the sorted row, or
+    indices that repeat a position or point at other keys."""
+    top = values.shape[1]
+    expected = torch.sort(rows, dim=-1, descending=descending).values[:, :top]
+    wrong_values = (values != expected).any(dim=1)
+    ordered = indices.sort(dim=1).values
+    repeated = (ordered[:, 1:] == ordered[:, :-1]).any(dim=1)
+    wrong_keys = (torch.gather(rows, 1, indices) != values).any(dim=1)
+    return int((wrong_values | repeated | wrong_keys).sum())
 
 
 def main():
@@ -86,22 +104,28 @@ def main():
     for run in range(1 + given.reps):
         rows = keys.clone()
         start.record()
-        values, indices = torch.sort(rows, dim=-1, descending=descending)
+        if given.top:
+            values, indices = torch.topk(rows, given.top, dim=-1, largest=descending,
+                                         sorted=True)
+        else:
+            values, indices = torch.sort(rows, dim=-1, descending=descending)
         stop.record()
         stop.synchronize()
         if run > 0:
             times.append(start.elapsed_time(stop))
-    wrong = check_rows(torch, keys, values, indices, descending)
+    wrong = (check_top_rows if given.top else check_rows)(torch, keys, values, indices,
+                                                           descending)
     if wrong:
         print(f"{PROGRAM}: validation failed: {wrong} of {n // segment} rows are wrong",
               file=sys.stderr)
     sort_ms = statistics.median(times)
     major, minor = torch.cuda.get_device_capability(device)
-    record = {"program": f"torch.sort (torch {torch.__version__})",
+    call = "torch.topk" if given.top else "torch.sort"
+    record = {"program": f"{call} (torch {torch.__version__})",
               "device": torch.cuda.get_device_name(device),
               "compute_capability": f"{major}.{minor}", "n": n, "padded_n": n,
               "order": given.order, "distribution": "uniform", "seed": given.seed,
-              "segment": segment if given.segment else 0, "values": "indices", "launches": "",
+              "segment": segment if given.segment else 0, "values": "indices", "top": given.top, "launches": "",
               "passes": "", "reps": given.reps, "sort_ms": f"{sort_ms:.6f}", "total_ms": "",
               "mkeys_per_s": f"{n / (sort_ms * 1e3):.3f}", "effective_gb_s": "",
               "validation": "FAIL" if wrong else "pass", "cuda_runtime": torch.version.cuda,

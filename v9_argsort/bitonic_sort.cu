@@ -389,8 +389,11 @@ __global__ void __launch_bounds__(kBlockThreads)
 
 void bitonic_argsort_segments(int *keys, int *indices, unsigned n, unsigned segment,
                               bool ascending) {
-  // A single key is sorted already.
+  // A single key is sorted already, and its position is 0.
   if (n < 2) {
+    if (indices != nullptr) {
+      CUDA_CHECK(cudaMemsetAsync(indices, 0, sizeof(int)));
+    }
     return;
   }
   // The in-block kernels run one block per tile, kKeysPerThread keys per thread (one thread

@@ -207,6 +207,23 @@ TEST_CASE("--trace-launches: the stages only, with the size from --log2 or -n") 
   CHECK(contains(refusal({"--trace-launches"}, kBaselines), "unknown option '--trace-launches'"));
 }
 
+TEST_CASE("--top: a power of two, at most an array's keys, for the programs with a top-k") {
+  const ProgramSpec tops{"v10_top_k", {}, true, true, true, true};
+  CHECK(parse({"--top", "16", "--segment", "64"}, tops).top == 16);
+  CHECK(parse({"--top=1"}, tops).top == 1);
+  CHECK(parse({"--segment", "64"}, tops).top == 0);
+  CHECK(contains(usage_text(tops), "\n  --top K "));
+  CHECK(contains(refusal({"--top", "12"}, tops), "--top expects a power of two"));
+  CHECK(contains(refusal({"--top", "0"}, tops), "--top expects a whole number from 1"));
+  CHECK(contains(refusal({"--top", "32", "--segment", "16"}, tops),
+                 "--top 32 keeps more keys than an array has: --segment is 16"));
+  CHECK(contains(refusal({"--top", "2048", "--log2", "10"}, tops), "n is 1024"));
+  CHECK(contains(refusal({"--top"}, tops), "--top needs a value"));
+  CHECK(contains(refusal({"--top", "4", "--top", "8"}, tops), "--top is given twice"));
+  CHECK(contains(refusal({"--top", "4"}, kBatched), "unknown option '--top'"));
+  CHECK_FALSE(contains(usage_text(kBatched), "\n  --top "));
+}
+
 TEST_CASE("--values: only the programs that have an argsort take it") {
   const ProgramSpec pairs{"baselines", {"cub_segmented"}, true, false, true};
   CHECK(parse({"--values", "--segment", "8"}, pairs).values);

@@ -87,6 +87,15 @@ with tempfile.TemporaryDirectory() as folder:
         expect(["--input", seven, "--segment", "4"], 2, "the number of keys in")
     else:
         expect(["--segment", "16"], 2, "unknown option '--segment'")
+    # Programs with a top-k (--top K, v10_top_k): bad values exit 2, before anything is written.
+    tops = "--top K" in help_run.stdout
+    if tops:
+        expect(["--top", "3"], 2, "--top expects a power of two")
+        expect(["--segment", "16", "--top", "32"], 2, "keeps more keys than an array has")
+        expect(["--log2", "12", "--top", "2048", "--output", output], 2, "keeps at most 1024")
+        expect(["--input", seven, "--top", "8", "--output", output], 2, "the number of keys in")
+    else:
+        expect(["--top", "4"], 2, "unknown option '--top'")
 
     keys = [5, -1, 2147483647, -2147483648, 0, 5, 3]
     source = os.path.join(folder, "keys.bin")
@@ -120,6 +129,15 @@ with tempfile.TemporaryDirectory() as folder:
                 written = list(struct.unpack(f"<{len(arrays)}i", file.read()))
             if result.returncode != 0 or written != sorted(arrays[:4]) + sorted(arrays[4:]):
                 failures.append(f"--input/--output --segment 4: exit {result.returncode}, "
+                                f"wrote {written}")
+        if tops:
+            result = run("--input", source, "--output", output, "--segment", "4", "--top", "2",
+                         "--order", "desc", "--reps", "1")
+            with open(output, "rb") as file:
+                written = list(struct.unpack(f"<{os.path.getsize(output) // 4}i", file.read()))
+            expected = (sorted(arrays[:4], reverse=True)[:2] + sorted(arrays[4:], reverse=True)[:2])
+            if result.returncode != 0 or written != expected:
+                failures.append(f"--input/--output --segment 4 --top 2: exit {result.returncode}, "
                                 f"wrote {written}")
     else:
         expect(["--log2", "10", "--output", output], 3, "no usable CUDA device")

@@ -256,3 +256,34 @@ TEST_CASE("check_indices: a permutation of every array that points at the sorted
   }
   CHECK(check_indices({1, 2}, {1, 2}, {0}, 0) == "1 indices for 2 keys");
 }
+
+TEST_CASE("a top-k keeps the first K of every array, and its indices may name a position once") {
+  const std::vector<int> input = generate_keys(Distribution::kFewUnique, 4096, 3);
+  for (std::size_t segment : {std::size_t{64}, std::size_t{0}}) {
+    const std::size_t length = segment == 0 ? input.size() : segment;
+    const std::vector<int> sorted = segment == 0 ? std_sorted_copy(input, true)
+                                                 : std_sorted_segments_copy(input, segment, true);
+    const std::vector<int> all_indices = host_argsort(input, length, true);
+    for (std::size_t kept : {std::size_t{1}, std::size_t{16}}) {
+      const std::vector<int> output = first_of_arrays(sorted, segment, kept);
+      const std::vector<int> indices = first_of_arrays(all_indices, segment, kept);
+      INFO("arrays of " << length << ", first " << kept);
+      REQUIRE(output.size() == input.size() / length * kept);
+      for (std::size_t i = 0; i < output.size(); ++i) {
+        CHECK(output[i] == sorted[i / kept * length + i % kept]);
+      }
+      CHECK(check_indices(input, output, indices, segment, kept) == "");
+      if (kept > 1) {
+        std::vector<int> twice = indices;
+        twice[1] = twice[0];
+        CHECK(check_indices(input, output, twice, segment, kept).find("is named twice") !=
+              std::string::npos);
+      }
+      std::vector<int> outside = indices;
+      outside[0] = static_cast<int>(length);
+      CHECK(check_indices(input, output, outside, segment, kept).find("lies outside") !=
+            std::string::npos);
+      CHECK(check_indices(input, output, indices, segment) != "");
+    }
+  }
+}

@@ -1,5 +1,5 @@
 // float_order.h: IEEE 754 totalOrder for 32-bit floats, the order of exercise 3
-// (docs/13_exercises.md): -NaN (larger payloads first), -infinity, negative numbers, -0.0,
+// (docs/14_exercises.md): -NaN (larger payloads first), -infinity, negative numbers, -0.0,
 // +0.0, positive numbers, +infinity, +NaN (smaller payloads first).
 #pragma once
 

@@ -86,5 +86,7 @@ TEST_CASE("long arrays that need the global passes, and one whole input") {
   for (const bool ascending : {true, false}) {
     check_argsort(1000003, 0, Distribution::kExtremes, ascending);
     check_argsort(std::uint64_t{1} << 22, 0, Distribution::kFewUnique, ascending);
+    // One key: no launch at all, and its position is 0.
+    check_argsort(1, 0, Distribution::kUniform, ascending);
   }
 }
