@@ -317,8 +317,8 @@ inline unsigned runs_per_block(unsigned n, unsigned top, unsigned stride) {
 //
 //   n = 8192, segment 1024, top 16: the sort of runs of 16 keys (one block_sort), then one
 //   block_top of 6 rounds (1024 / 16 = 64 runs of an array, 2^6): 64, 32, ..., 2, 1 run.
-//   n = 2^20, segment 2^20, top 16: block_tops of 7 rounds (a tile holds 2048 / 16 = 128 runs),
-//   7 and 2 rounds: runs 16, 2048, 2^18 keys apart, then one run.
+//   n = 2^20, segment 2^20, top 16: three block_tops, of 7, 7 and 2 rounds (a tile holds
+//   2048 / 16 = 2^7 runs), taking runs 16, 2048 and 2^18 keys apart; then one run is left.
 template <typename LaunchFunction>
 void for_each_top_launch(unsigned n, unsigned segment, unsigned top, LaunchFunction launch) {
   if (n < 2) {
