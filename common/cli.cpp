@@ -80,6 +80,17 @@ struct Given {
   const ProgramSpec &program;
 };
 
+// A whole number that is a power of two, from `lowest` to kMaxKeys (--segment, --top).
+std::uint64_t parse_power_of_two(const Given &given, std::uint64_t lowest) {
+  const std::uint64_t value = parse_whole_number(given.name, given.value, lowest, kMaxKeys);
+  if ((value & (value - 1)) != 0) {
+    bad_argument(given.name + " expects a power of two (" + std::to_string(lowest) + ", " +
+                 std::to_string(2 * lowest) + ", " + std::to_string(4 * lowest) + ", ...), got " +
+                 given.value);
+  }
+  return value;
+}
+
 // One option: its name, its value in --help (nullptr for a flag, which takes none), what it does
 // to the options, and its --help text after a section heading when one starts there. The table
 // below is both the parser and --help.
@@ -154,12 +165,7 @@ const OptionSpec kOptionSpecs[] = {
     {nullptr, "--segment", "L", TakenBy::kSegments,
      "sort n / L separate arrays of L keys each, every one in the\n"
      "                  requested order (L a power of two, n a multiple of L)",
-     [](Options &options, const Given &given) {
-       options.segment = parse_whole_number(given.name, given.value, 2, kMaxKeys);
-       if ((options.segment & (options.segment - 1)) != 0) {
-         bad_argument("--segment expects a power of two (2, 4, 8, ...), got " + given.value);
-       }
-     }},
+     [](Options &options, const Given &given) { options.segment = parse_power_of_two(given, 2); }},
     {nullptr, "--values", nullptr, TakenBy::kValues,
      "argsort: every key carries its index in its array, and the run\n"
      "                  returns each array's permutation, checked (--output writes it)",
@@ -167,12 +173,7 @@ const OptionSpec kOptionSpecs[] = {
     {nullptr, "--top", "K", TakenBy::kTops,
      "keep only the first K keys of each array, its K smallest (largest\n"
      "                  with --order desc) in order; K a power of two up to L",
-     [](Options &options, const Given &given) {
-       options.top = parse_whole_number(given.name, given.value, 1, kMaxKeys);
-       if ((options.top & (options.top - 1)) != 0) {
-         bad_argument("--top expects a power of two (1, 2, 4, ...), got " + given.value);
-       }
-     }},
+     [](Options &options, const Given &given) { options.top = parse_power_of_two(given, 1); }},
     {nullptr, "--algo", "NAME", TakenBy::kAlgorithms, nullptr,
      [](Options &options, const Given &given) {
        for (const std::string &name : given.program.algorithms) {

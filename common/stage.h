@@ -44,7 +44,8 @@ void bitonic_sort_segments(int *keys, unsigned n, unsigned segment, bool ascendi
 // Only for a stage that also gives every key's position (v9_argsort), whose entry in stages.txt
 // names stage_argsort_main.cpp as its main() (the program then also takes --values): sorts as
 // bitonic_sort_segments does and writes indices[i], the position in its array before the sort
-// of the key that ends at i, for each of the n keys. indices is a device buffer of n ints.
+// of the key that ends at i, for each of the n keys. indices is a device buffer of n ints. For
+// one key (n = 1) no kernel runs: indices[0] is set to 0 with cudaMemsetAsync.
 void bitonic_argsort_segments(int *keys, int *indices, unsigned n, unsigned segment,
                               bool ascending);
 

@@ -723,15 +723,23 @@ def items_table():
             "are).\n")
 
 
-def item_value(stage, variant, segment, column):
-    """One column of h100_items.csv, as the items table writes it."""
-    row = item_rows().get((stage, variant, segment))
+def metric_text(row, column):
+    """One Nsight Compute column of a record (ncu_facts.py), as the prose quotes it."""
     if row is None:
         return NOT_MEASURED
     value = float(row[column])
-    if column == "instructions":
+    if column == "duration_ns":
+        return f"{value / 1e6:.2f} ms"
+    if column.endswith("_bytes"):
+        return f"{value / 2**20:.0f} MiB"
+    if column in ("instructions", "shared_wavefronts", "shared_bank_conflicts"):
         return f"{value / 1e6:.0f} million"
     return f"{value:.0f}%" if column.endswith("_pct") else f"{value:g}"
+
+
+def item_value(stage, variant, segment, column):
+    """One column of h100_items.csv."""
+    return metric_text(item_rows().get((stage, variant, segment)), column)
 
 
 def item_ratio(column, segment):
@@ -1244,15 +1252,5 @@ def top_kernels_table():
 
 
 def top_kernel_value(variant, kernel, column):
-    """One column of h100_top_kernels.csv, as top_kernels_table writes it."""
-    row = top_kernel_rows().get((variant, kernel))
-    if row is None:
-        return NOT_MEASURED
-    value = float(row[column])
-    if column == "duration_ns":
-        return f"{value / 1e6:.2f} ms"
-    if column.endswith("_bytes"):
-        return f"{value / 2**20:.0f} MiB"
-    if column in ("instructions", "shared_wavefronts", "shared_bank_conflicts"):
-        return f"{value / 1e6:.0f} million"
-    return f"{value:.0f}%" if column.endswith("_pct") else f"{value:g}"
+    """One column of h100_top_kernels.csv."""
+    return metric_text(top_kernel_rows().get((variant, kernel)), column)

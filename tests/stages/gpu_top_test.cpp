@@ -2,12 +2,15 @@
 // bitonic_top_segments, run through the same padding, transfer and timing code as the stage's
 // program with --top K (with and without --values), must leave the first K keys of every array
 // equal to the first K of what std::sort makes of it, with indices that check_indices accepts
-// (each position of an array named once at most, each pointing at an equal input key). Every K
+// (each position of an array named once at most, each pointing at an equal input key), and the
+// very positions a stable sort keeps (equal keys by position). Every K
 // the stage takes for arrays of 2 to 2^12 keys, arrays long enough to need several block_top
 // launches, a whole input that is not a power of two, ties and the extremes of int32, both
 // orders; and exactly the launches launches_per_top says.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <numeric>
 #include <string>
 
 #include "bitonic_index.h"
@@ -18,6 +21,21 @@
 #include "validate.h"
 
 namespace {
+
+// Each array's positions in the order of a stable sort of its keys: equal keys by position, in
+// both orders. A stable top-k's positions are the first K of these, exactly.
+std::vector<int> stable_positions(const std::vector<int> &input, std::uint64_t length,
+                                  bool ascending) {
+  std::vector<int> positions(input.size());
+  for (std::size_t start = 0; start < input.size(); start += length) {
+    const auto first = positions.begin() + start;
+    std::iota(first, first + length, 0);
+    std::stable_sort(first, first + length, [&](int a, int b) {
+      return ascending ? input[start + a] < input[start + b] : input[start + a] > input[start + b];
+    });
+  }
+  return positions;
+}
 
 // segment 0: the whole input is one array.
 void check_top(std::uint64_t n, unsigned segment, unsigned top, Distribution distribution,
@@ -43,6 +61,10 @@ void check_top(std::uint64_t n, unsigned segment, unsigned top, Distribution dis
       describe_mismatches(validation, run.output.size(), "std::sort", segment == 0 ? 0 : top));
   if (with_indices) {
     CHECK(check_indices(input, run.output, run.indices, segment, top) == "");
+    // Stable: of equal keys, those of lower positions are kept, and come first.
+    CHECK(run.indices ==
+          first_of_arrays(stable_positions(input, segment == 0 ? n : segment, ascending), segment,
+                          top));
   }
   const unsigned padded = static_cast<unsigned>(next_power_of_two(n));
   CHECK(run.launches == launches_per_top(padded, segment == 0 ? padded : segment, top));
@@ -61,7 +83,10 @@ TEST_CASE("every K of arrays from 2 to 2^12 keys, with many ties and with the ex
           check_top(std::uint64_t{1} << 15, segment, top, distribution, ascending, true);
         }
       }
-      check_top(std::uint64_t{1} << 15, segment, top, Distribution::kUniform, true, false);
+      // Distinct keys, so that an index that points at the wrong place cannot land on an equal
+      // key; and keys alone.
+      check_top(std::uint64_t{1} << 15, segment, top, Distribution::kUniform, true, true);
+      check_top(std::uint64_t{1} << 15, segment, top, Distribution::kUniform, false, false);
     }
   }
 }
