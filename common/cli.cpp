@@ -53,7 +53,7 @@ std::string distribution_list() {
 }
 
 // Which programs take an option: every program, or only those of a ProgramSpec's kind.
-enum class TakenBy { kAll, kSegments, kAlgorithms, kTraces, kValues, kTops };
+enum class TakenBy { kAll, kSegments, kAlgorithms, kTraces, kValues, kTops, kFloats };
 
 bool takes(const ProgramSpec &program, TakenBy taken_by) {
   switch (taken_by) {
@@ -67,6 +67,8 @@ bool takes(const ProgramSpec &program, TakenBy taken_by) {
       return program.values;
     case TakenBy::kTops:
       return program.tops;
+    case TakenBy::kFloats:
+      return program.floats;
     case TakenBy::kAll:
       break;
   }
@@ -132,6 +134,15 @@ const OptionSpec kOptionSpecs[] = {
     {nullptr, "--seed", "S", TakenBy::kAll, "seed of the generator (default 1)",
      [](Options &options, const Given &given) {
        options.seed = parse_whole_number(given.name, given.value, 0, UINT64_MAX);
+     }},
+    {nullptr, "--type", "int|float", TakenBy::kFloats,
+     "the keys: 32-bit ints (default), or 32-bit IEEE 754 floats sorted in\n"
+     "                  totalOrder: -NaN, -inf, .., -0.0, +0.0, .., +inf, +NaN (files: float32)",
+     [](Options &options, const Given &given) {
+       if (given.value != "int" && given.value != "float") {
+         bad_argument("--type expects int or float, got '" + given.value + "'");
+       }
+       options.floats = given.value == "float";
      }},
     {nullptr, "--input", "FILE", TakenBy::kAll,
      "sort the keys of a raw little-endian int32 file instead",
@@ -305,10 +316,12 @@ void check_top(std::uint64_t top, std::uint64_t array, const std::string &what) 
 }
 
 std::string usage_text(const ProgramSpec &program) {
-  std::string text = "usage: " + program.name +
-      " [options]\n\n"
-      "Sorts 32-bit signed integers on the GPU, checks the result against std::sort and\n"
-      "reports the median time of several runs.\n\n";
+  const char *what = program.floats
+      ? "Sorts 32-bit signed integers or floats (--type float) on the GPU, checks the result\n"
+        "against std::sort and reports the median time of several runs.\n\n"
+      : "Sorts 32-bit signed integers on the GPU, checks the result against std::sort and\n"
+        "reports the median time of several runs.\n\n";
+  std::string text = "usage: " + program.name + " [options]\n\n" + what;
   for (const OptionSpec &spec : kOptionSpecs) {
     if (takes(program, spec.taken_by)) {
       text += (spec.heading ? std::string(spec.heading) + ":\n" : "") + option_help(spec, program);

@@ -31,6 +31,8 @@ struct Options {
   bool values = false;
   // --top K: keep only the first K keys of each array (0: all of them).
   std::uint64_t top = 0;
+  // --type float: the keys are the bits of 32-bit IEEE 754 floats, sorted in totalOrder.
+  bool floats = false;
   // Stages only: print the launches of one sort instead of sorting.
   bool trace_launches = false;
   bool help = false;
@@ -39,7 +41,8 @@ struct Options {
 // What a program accepts beyond the common options: the baselines take --algo NAME, the
 // programs that sort many arrays at once (v8_batched, the baselines) take --segment L, those
 // that can return each key's index take --values, those that can keep the first keys of each
-// array alone take --top, and the stages take --trace-launches.
+// array alone take --top, those that can sort floats take --type, and the stages take
+// --trace-launches.
 struct ProgramSpec {
   std::string name;
   std::vector<std::string> algorithms;
@@ -47,6 +50,7 @@ struct ProgramSpec {
   bool traces = false;
   bool values = false;
   bool tops = false;
+  bool floats = false;
 };
 
 // Parses the arguments after the program name. Throws FatalError(kExitBadInput) with a message

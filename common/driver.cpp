@@ -1,6 +1,7 @@
 // driver.cpp: the shared main() of the course's programs.
 #include "driver.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include "cli.h"
 #include "device.h"
 #include "errors.h"
+#include "float_order.h"
 #include "host_memory.h"
 #include "key_files.h"
 #include "keys.h"
@@ -80,6 +82,7 @@ Report describe_run(const Algorithm &algorithm, const TimedRun &run, const Optio
   report.segment = options.segment;
   report.indices = options.values;
   report.top = options.top;
+  report.floats = options.floats;
   if (algorithm.kind == Kind::kStage) {
     report.launches = static_cast<long long>(run.launches);
     report.passes = report.launches;
@@ -116,8 +119,26 @@ ProgramSpec program_spec(const std::string &name, const std::vector<Algorithm> &
     program.traces = program.traces || static_cast<bool>(algorithm.print_launches);
     program.values = program.values || static_cast<bool>(algorithm.pair_sort);
     program.tops = program.tops || static_cast<bool>(algorithm.top_sort);
+    program.floats = program.floats || static_cast<bool>(algorithm.float_sort);
   }
   return program;
+}
+
+// Why the algorithm cannot run what the options ask, or "" if it can.
+std::string refusal(const Algorithm &algorithm, const Options &options) {
+  if (options.segment != 0 && !algorithm.sorts_segments) {
+    return "--segment: " + algorithm.name + " sorts whole arrays only (see --help)";
+  }
+  if (options.values && !algorithm.pair_sort) {
+    return "--values: " + algorithm.name + " sorts keys only (see --help)";
+  }
+  if (options.top != 0 && !algorithm.top_sort) {
+    return "--top: " + algorithm.name + " keeps every key (see --help)";
+  }
+  if (options.floats && !algorithm.float_sort) {
+    return "--type float: " + algorithm.name + " sorts ints only (see --help)";
+  }
+  return "";
 }
 
 // The algorithms to run: the one --algo names, or all (with --segment, all that sort segments).
@@ -126,17 +147,10 @@ std::vector<const Algorithm *> chosen_algorithms(const std::vector<Algorithm> &a
   std::vector<const Algorithm *> chosen;
   for (const Algorithm &algorithm : algorithms) {
     const bool named = options.algorithm.empty() || options.algorithm == algorithm.name;
-    const bool segments_refused = options.segment != 0 && !algorithm.sorts_segments;
-    const bool values_refused = options.values && !algorithm.pair_sort;
-    const bool top_refused = options.top != 0 && !algorithm.top_sort;
-    if (named && (segments_refused || values_refused || top_refused)) {
+    const std::string refused = refusal(algorithm, options);
+    if (named && !refused.empty()) {
       if (!options.algorithm.empty()) {
-        throw FatalError(
-            kExitBadInput,
-            segments_refused
-                ? "--segment: " + algorithm.name + " sorts whole arrays only (see --help)"
-                : values_refused ? "--values: " + algorithm.name + " sorts keys only (see --help)"
-                                 : "--top: " + algorithm.name + " keeps every key (see --help)");
+        throw FatalError(kExitBadInput, refused);
       }
     } else if (named) {
       chosen.push_back(&algorithm);
@@ -159,13 +173,15 @@ Input load_input(const Options &options, bool uses_device) {
     input.device = select_device(options.device);
   }
   // The input, the expected result, the output, and the pinned input and output buffers; with
-  // --values, the indices and their pinned buffer too.
-  const std::uint64_t host_bytes_per_key = (options.values ? 7 : 5) * sizeof(int);
+  // --values, the indices and their pinned buffer too; with --type float, the keys' ranks.
+  const std::uint64_t host_bytes_per_key =
+      ((options.values ? 7 : 5) + (options.floats ? 1 : 0)) * sizeof(int);
   const std::uint64_t known = input.from_file ? known_key_count(options.input_path) : options.n;
   if (known != 0) {
     require_host_memory(known * host_bytes_per_key, std::to_string(known) + " keys on the host");
   }
   input.keys = input.from_file ? read_keys_file(options.input_path)
+      : options.floats         ? generate_float_keys(options.distribution, options.n, options.seed)
                                : generate_keys(options.distribution, options.n, options.seed);
   const std::uint64_t n = input.keys.size();
   if (known == 0) {
@@ -183,9 +199,20 @@ Input load_input(const Options &options, bool uses_device) {
     input.device = select_device(options.device);
   }
   if (options.validate) {
+    // Floats sort as the ints of their float_rank, which gives their bits back.
+    std::vector<int> ranks;
+    if (options.floats) {
+      ranks.resize(input.keys.size());
+      std::transform(input.keys.begin(), input.keys.end(), ranks.begin(), float_rank);
+    }
+    const std::vector<int> &sorted = options.floats ? ranks : input.keys;
     input.expected = options.segment == 0
-        ? std_sorted_copy(input.keys, options.ascending)
-        : std_sorted_segments_copy(input.keys, options.segment, options.ascending);
+        ? std_sorted_copy(sorted, options.ascending)
+        : std_sorted_segments_copy(sorted, options.segment, options.ascending);
+    if (options.floats) {
+      std::transform(input.expected.begin(), input.expected.end(), input.expected.begin(),
+                     float_rank);
+    }
     if (options.top != 0) {
       input.expected = first_of_arrays(input.expected, options.segment, options.top);
     }
@@ -205,13 +232,24 @@ void check_top_limit(const Algorithm &algorithm, const Options &options, std::ui
   }
 }
 
-// Times the algorithm as the options ask: on the host, as a top-k, an argsort or a sort of keys.
+// Times the algorithm as the options ask: on the host, of floats, as a top-k, an argsort or a
+// sort of keys.
 TimedRun time_run(const Algorithm &algorithm, const Options &options, const Input &input) {
   const bool pads = algorithm.kind == Kind::kStage;
   if (algorithm.kind == Kind::kHost) {
     return time_host_sort(algorithm.host_sort, input.keys,
                           options.segment == 0 ? input.keys.size() : options.segment,
                           options.ascending, options.reps);
+  }
+  if (options.floats) {
+    // Without --top every key of an array is kept: a top-k of the array's length.
+    const unsigned top = static_cast<unsigned>(options.top);
+    const PairSort float_sort = [&algorithm, top](int *keys, int *indices, unsigned n,
+                                                  unsigned segment, bool ascending) {
+      algorithm.float_sort(keys, indices, n, segment, top == 0 ? segment : top, ascending);
+    };
+    return time_device_sort(float_sort, options.values, pads, input.keys, options.segment,
+                            options.ascending, 1, options.reps, options.top, true);
   }
   if (options.top != 0) {
     const unsigned top = static_cast<unsigned>(options.top);
@@ -244,7 +282,8 @@ ExitCode run_algorithm(const Algorithm &algorithm, const Options &options, const
       std::cerr << program_name << ": validation failed for " << algorithm.name << ": "
                 << describe_mismatches(
                        validation, run.output.size(), copy ? "the input" : "std::sort",
-                       options.top != 0 && options.segment != 0 ? options.top : options.segment)
+                       options.top != 0 && options.segment != 0 ? options.top : options.segment,
+                       options.floats)
                 << "\n";
       status = kExitValidationFailed;
     }

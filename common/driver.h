@@ -44,6 +44,10 @@ struct Algorithm {
   unsigned max_top = 0;
   // --trace-launches with --top K: prints the launches of one top-k, as print_launches does.
   std::function<void(unsigned n, unsigned segment, unsigned top)> print_top_launches = nullptr;
+  // Its sort of floats (--type float), if it has one: a top-k of the bits of 32-bit IEEE 754
+  // floats in totalOrder, which keeps every key of an array when `top` is the array's length,
+  // and writes no indices when given nullptr.
+  TopSort float_sort = nullptr;
 };
 
 // A DeviceSort from a function that sorts all n keys as one array (it takes no `segment`).

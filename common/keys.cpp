@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <climits>
 
+#include "float_order.h"
+
 namespace {
 
 // SplitMix64: a small, fast generator whose output is the same on every platform (unlike the
@@ -129,6 +131,24 @@ std::vector<int> generate_keys(Distribution distribution, std::size_t n, std::ui
       }
       break;
     }
+  }
+  return keys;
+}
+
+std::vector<int> generate_float_keys(Distribution distribution, std::size_t n, std::uint64_t seed) {
+  std::vector<int> keys = generate_keys(distribution, n, seed);
+  if (distribution == Distribution::kExtremes) {
+    // -NaN, -inf, -FLT_MAX, -0.0, +0.0, the smallest denormal, +inf, +NaN.
+    const std::uint32_t values[] = {0xffc00000u, 0xff800000u, 0xff7fffffu, 0x80000000u,
+                                    0x00000000u, 0x00000001u, 0x7f800000u, 0x7fc00000u};
+    SplitMix64 random(seed);
+    for (int &key : keys) {
+      key = static_cast<int>(values[random.next() % 8]);
+    }
+    return keys;
+  }
+  for (int &key : keys) {
+    key = float_rank(key);
   }
   return keys;
 }

@@ -30,3 +30,10 @@ bool parse_distribution(const std::string &name, Distribution *distribution);
 //   organ-pipe  increasing over the first half, decreasing over the second
 //   extremes    INT_MIN, INT_MIN + 1, -1, 0, 1, INT_MAX - 1 and INT_MAX at random
 std::vector<int> generate_keys(Distribution distribution, std::size_t n, std::uint64_t seed);
+
+// The same n keys as floats (--type float), as the bits of 32-bit IEEE 754 floats: the floats at
+// the places in totalOrder that generate_keys's ints hold in int order (float_rank), so sorted
+// stays sorted and few-unique few unique; uniform is every bit pattern equally likely (NaNs and
+// infinities included). Only extremes is its own: -NaN, -inf, -FLT_MAX, -0.0, +0.0, the
+// smallest denormal, +inf and +NaN at random.
+std::vector<int> generate_float_keys(Distribution distribution, std::size_t n, std::uint64_t seed);

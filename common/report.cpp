@@ -69,6 +69,9 @@ void print_text(std::ostream &out, const Report &report) {
   }
   out << "\n"
       << "keys          " << size << ", " << keys << ", " << order << "\n";
+  if (report.floats) {
+    out << "type          32-bit IEEE 754 floats, in totalOrder (-NaN first, +NaN last)\n";
+  }
   if (report.segment != 0) {
     out << "arrays        " << report.n / report.segment << " arrays of " << report.segment
         << " keys, each sorted on its own\n";
@@ -120,6 +123,7 @@ const Column kColumns[] = {
     {"segment", [](const Report &r) { return std::to_string(r.segment); }},
     {"values", [](const Report &r) { return std::string(r.indices ? "indices" : "none"); }},
     {"top", [](const Report &r) { return std::to_string(r.top); }},
+    {"type", [](const Report &r) { return std::string(r.floats ? "float32" : "int32"); }},
     {"launches", [](const Report &r) { return optional(r.launches); }},
     {"passes", [](const Report &r) { return optional(r.passes); }},
     {"reps", [](const Report &r) { return std::to_string(r.reps); }},

@@ -22,6 +22,8 @@ struct Report {
   bool indices = false;
   // --top K: only the first K keys of each array were kept (a top-k); 0 when all were.
   std::uint64_t top = 0;
+  // --type float: the keys were 32-bit IEEE 754 floats, sorted in totalOrder.
+  bool floats = false;
   // Kernel launches of one sort, counted as they happen; -1 when unknown (library calls).
   long long launches = -1;
   // Passes over the whole array per sort (every stage kernel reads and writes all keys once,

@@ -48,7 +48,7 @@ void copy_back(int *host, const int *device, std::uint64_t n, unsigned array, st
 
 TimedRun time_device_sort(const PairSort &sort, bool with_indices, bool pad_to_power_of_two,
                           const std::vector<int> &input, std::uint64_t segment, bool ascending,
-                          int warmups, int reps, std::uint64_t kept) {
+                          int warmups, int reps, std::uint64_t kept, bool floats) {
   TimedRun run;
   const std::uint64_t n = input.size();
   run.padded_n = pad_to_power_of_two ? next_power_of_two(n) : n;
@@ -72,7 +72,7 @@ TimedRun time_device_sort(const PairSort &sort, bool with_indices, bool pad_to_p
     start.record();
     CUDA_CHECK(
         cudaMemcpyAsync(keys.data(), host_input.data(), n * sizeof(int), cudaMemcpyHostToDevice));
-    fill_padding(keys.data() + n, run.padded_n - n, padding_value(ascending));
+    fill_padding(keys.data() + n, run.padded_n - n, padding_value(ascending, floats));
     sort_start.record();
     reset_launch_count();
     sort(keys.data(), with_indices ? indices.data() : nullptr, static_cast<unsigned>(run.padded_n),

@@ -45,10 +45,11 @@ struct TimedRun {
 // the keys. The device memory is checked before it is allocated (FatalError kExitOutOfMemory).
 // with_indices: gives `sort` a buffer for the indices and copies them back with the keys (timed
 // in the total); otherwise it gets nullptr. kept: only the first `kept` keys (and indices) of
-// each array are copied back, n / segment x kept of them (a top-k); 0 copies all n.
+// each array are copied back, n / segment x kept of them (a top-k); 0 copies all n. floats: the
+// keys are floats' bits (--type float), padded with the float that sorts last.
 TimedRun time_device_sort(const PairSort &sort, bool with_indices, bool pad_to_power_of_two,
                           const std::vector<int> &input, std::uint64_t segment, bool ascending,
-                          int warmups, int reps, std::uint64_t kept = 0);
+                          int warmups, int reps, std::uint64_t kept = 0, bool floats = false);
 
 // The same for a sort of keys alone.
 inline TimedRun time_device_sort(const DeviceSort &sort, bool pad_to_power_of_two,

@@ -57,3 +57,12 @@ void bitonic_argsort_segments(int *keys, int *indices, unsigned n, unsigned segm
 // power of two, at most the array's length, and at most kMaxTop (bitonic_index.h) below it.
 void bitonic_top_segments(int *keys, int *indices, unsigned n, unsigned segment, unsigned top,
                           bool ascending);
+
+// Only for a stage that also sorts floats (v11_float_keys), whose entry in stages.txt names
+// stage_float_main.cpp as its main() (the program then also takes --type float): as
+// bitonic_top_segments, on n 32-bit IEEE 754 floats, in their totalOrder: -NaN, -inf, negative
+// numbers, -0.0, +0.0, positive numbers, +inf, +NaN (NaNs by payload, the reverse descending).
+// With top == segment every key of every array is kept and sorted; with indices == nullptr no
+// positions are written.
+void bitonic_float_segments(float *keys, int *indices, unsigned n, unsigned segment, unsigned top,
+                            bool ascending);

@@ -2,8 +2,11 @@
 #include "validate.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <thread>
+
+#include "float_order.h"
 
 Validation compare_keys(const std::vector<int> &expected, const std::vector<int> &found,
                         std::size_t max_listed) {
@@ -33,17 +36,30 @@ std::string position_name(std::uint64_t i, std::uint64_t segment) {
           std::to_string(i % segment) + " (key " + std::to_string(i) + ")";
 }
 
+// A key as the run reads it: an int, or a float with its bits ("nan (0x7fc00000)").
+std::string key_text(int key, bool floats) {
+  if (!floats) {
+    return std::to_string(key);
+  }
+  char text[48];
+  std::snprintf(text, sizeof text, "%g (0x%08x)",
+                static_cast<double>(float_from_bits(static_cast<std::uint32_t>(key))),
+                static_cast<unsigned>(key));
+  return text;
+}
+
 }  // namespace
 
 std::string describe_mismatches(const Validation &validation, std::uint64_t n,
-                                const std::string &reference_name, std::uint64_t segment) {
+                                const std::string &reference_name, std::uint64_t segment,
+                                bool floats) {
   std::string text = std::to_string(validation.mismatches) + " of " + std::to_string(n) +
       " keys differ from " + reference_name;
   if (!validation.first.empty()) {
     text += "; first mismatches:";
     for (const Mismatch &mismatch : validation.first) {
       text += " " + position_name(mismatch.index, segment) + ": expected " +
-          std::to_string(mismatch.expected) + ", found " + std::to_string(mismatch.found) + ";";
+          key_text(mismatch.expected, floats) + ", found " + key_text(mismatch.found, floats) + ";";
     }
     text.pop_back();
   }

@@ -27,9 +27,11 @@ Validation compare_keys(const std::vector<int> &expected, const std::vector<int>
 
 // "3 of 1000 keys differ from std::sort; first mismatches: index 17: expected 5, found 7; ..."
 // With arrays of `segment` keys sorted separately (segment > 0), each mismatch names its array
-// and its index in that array: "array 3, index 1 (key 49): expected 5, found 7".
+// and its index in that array: "array 3, index 1 (key 49): expected 5, found 7". With floats
+// (the keys are floats' bits), each key is written as a float with its bits: "-0 (0x80000000)".
 std::string describe_mismatches(const Validation &validation, std::uint64_t n,
-                                const std::string &reference_name, std::uint64_t segment = 0);
+                                const std::string &reference_name, std::uint64_t segment = 0,
+                                bool floats = false);
 
 // Checks the indices of an argsort (--values) of `input`, whose sorted keys are `output`: in
 // every array of `segment` keys (0: one array of all), the indices must name each position of

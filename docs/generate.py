@@ -205,6 +205,7 @@ def generated_blocks(tour, profile, network_dump):
         "items": tables.items_table,
         "top-stage": tables.top_table,
         "top-kernels": tables.top_kernels_table,
+        "float-stage": tables.float_table,
         "v8-mapping": tables.mapping_table,
         "barriers": tables.barriers_table,
         "copy-sizes": tables.copy_table,
@@ -349,6 +350,9 @@ INLINE_VALUES = {
     # h100_top_kernels.csv.
     "top": lambda args, tour, profile: tables.top_value(args[0], int(args[1]), int(args[2])),
     "top-kernel": lambda args, tour, profile: tables.top_kernel_value(args[0], args[1], args[2]),
+    # KIND:WHAT:L:K of h100_floats.csv (tables.float_value).
+    "float": lambda args, tour, profile: tables.float_value(args[0], args[1], int(args[2]),
+                                                            int(args[3])),
     "segment-copies": lambda args, tour, profile: "{:.1f}".format(
         tables.segment_times()["v8_batched"][int(args[0])] / tables.copy_time_2e27()),
     # PROGRAM[:OTHER]:Q, from the tour.

@@ -20,7 +20,8 @@ RESULTS = os.path.join(DOCS, "results")
 TOUR_FILES = {"h100_tour.csv": "every program at 2^10 .. 2^28",
               "h100_tour_2e29.csv": "every program at 2^29 (std::sort up to 2^28 only)",
               "h100_tour_v9.csv": "v9_argsort alone at 2^10 .. 2^29, added with its stage",
-              "h100_tour_v10.csv": "v10_top_k alone at 2^10 .. 2^29, added with its stage"}
+              "h100_tour_v10.csv": "v10_top_k alone at 2^10 .. 2^29, added with its stage",
+              "h100_tour_v11.csv": "v11_float_keys alone at 2^10 .. 2^29, added with its stage"}
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
 
@@ -123,7 +124,7 @@ class Tour:
         copies = ", ".join(copies[:-1]) + " and " + copies[-1] if len(copies) > 1 else \
             "".join(copies)
         days = {row.get("date") for row in self.rows}
-        count = {2: "Two", 3: "Three", 4: "Four"}.get(len(self.files), str(len(self.files)))
+        count = {2: "Two", 3: "Three", 4: "Four", 5: "Five"}.get(len(self.files), str(len(self.files)))
         runs = (f"{count} runs{' the same day' if len(days) == 1 else ''}: " +
                 "; ".join(TOUR_FILES[name] for name in self.files) + ". "
                 if len(self.files) > 1 else "")
@@ -202,7 +203,7 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/13_results.md` has the full story.\n")
+            "bandwidth; `docs/14_results.md` has the full story.\n")
 
 
 # The course's fastest stage on one array, which the results chapter sets against the libraries.
@@ -1218,6 +1219,61 @@ def top_value(kind, length, top):
     if kind == "rest":
         return f"{100 * (top_ms - other) / top_ms:.0f}%"
     return f"{other / top_ms:.1f}x"
+
+
+def float_times():
+    """{(variant, L, K): ms} of h100_floats.csv (variant "float keys", "int argsort", ...,
+    torch.sort, torch.topk)."""
+    return {(row["variant"], int(row["segment"]), int(row["top"] or 0)): float(row["sort_ms"])
+            for row in load_csv("h100_floats.csv")}
+
+
+FLOAT_CASES = [(128, 0), (1024, 0), (4096, 0), (1024, 16)]
+
+
+def float_table():
+    """v11_float_keys on floats against itself and v10_top_k on ints, and torch on float32."""
+    rows = load_csv("h100_floats.csv")
+    times = float_times()
+    if not times:
+        return NOT_MEASURED + "\n"
+    body = []
+    for length, top in FLOAT_CASES:
+        for what in ("keys", "argsort"):
+            floats, ints = times.get((f"float {what}", length, top)), times.get((f"int {what}",
+                                                                                length, top))
+            v10 = times.get((f"v10 int {what}", length, top))
+            rival = times.get(("torch.topk" if top else "torch.sort", length, top))
+            body.append([length, top or "all", what,
+                         ms(floats), ms(ints), ms(v10),
+                         f"{floats / ints:.2f}x" if floats and ints else NOT_MEASURED,
+                         f"{floats / v10:.2f}x" if floats and v10 else NOT_MEASURED,
+                         ms(rival) if what == "argsort" else "",
+                         f"{rival / floats:.1f}x" if what == "argsort" and rival and floats
+                         else ""])
+    header = ["L", "K kept", "what", "v11 floats ms", "v11 ints ms", "v10 ints ms",
+              "floats / v11 ints", "floats / v10", "torch ms", "torch / v11 floats"]
+    return (table(header, body) + "\n" +
+            recorded(rows, "tools/experiments.py floats") +
+            "; data: `docs/results/h100_floats.csv`. 2^27 keys in all, median of 5 timed runs "
+            "after one warm-up, all programs in one run. v11's floats are uniform over the 2^32 "
+            "bit patterns (NaNs included), its ints and v10's uniform over int32, each checked "
+            "against std::sort (floats in totalOrder, bit for bit). torch: torch.sort (all kept) "
+            "or torch.topk (K = 16) on float32 rows from torch.randn, with int64 indices, set "
+            "against v11's argsort.\n")
+
+
+def float_value(kind, what, length, top):
+    """One number of float_table, for `what` (keys or argsort): v11's time on floats over v10's
+    on ints (cost) or over its own on ints (type), or torch's over v11's floats (rival)."""
+    times = float_times()
+    floats = times.get((f"float {what}", length, top))
+    other = {"cost": times.get((f"v10 int {what}", length, top)),
+             "type": times.get((f"int {what}", length, top)),
+             "rival": times.get(("torch.topk" if top else "torch.sort", length, top))}[kind]
+    if floats is None or other is None:
+        return NOT_MEASURED
+    return f"{other / floats:.1f}x" if kind == "rival" else f"{floats / other:.2f}x"
 
 
 def top_kernel_rows():

@@ -82,7 +82,7 @@ def add_stages(tree):
                     os.path.join(folder, "bitonic_sort.cu"))
         # What the answers include beside the stage's own headers.
         for header in ("instructor/launch_loop.h", "instructor/host_copy.h",
-                       "tests/exercises/float_order.h"):
+                       "common/float_order.h"):
             shutil.copy(os.path.join(tree, header), folder)
     for stage, edited in WRITES_STAGES.items():
         if f"\n{stage} " in listed:

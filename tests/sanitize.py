@@ -12,7 +12,8 @@ missing barrier), synccheck barriers that not every thread of a block reaches. T
 block smaller than a warp, exactly one tile, several tiles with inter-block steps (for every
 stage's tile, up to v7_register_tile's 8192 keys), and padding; for a program that takes
 --segment, arrays shorter than a warp, than a tile and longer than a tile, for one that takes
---values, its argsort, and for one that takes --top, its top-k of short and long arrays.
+--values, its argsort, for one that takes --top, its top-k of short and long arrays, and for one
+that takes --type, floats sorted, argsorted and top-k'd.
 Exits 77 (SKIP) where there is no usable GPU or no compute-sanitizer.
 """
 import os
@@ -63,6 +64,10 @@ if doctest_case is None:
         runs += [["--log2", "15", "--segment", "1024", "--top", "16", "--values"],
                  ["-n", "3000", "--top", "8", "--values", "--order", "desc"],
                  ["--log2", "16", "--top", "1", "--dist", "few-unique"]]
+    if "--type" in options:
+        runs += [["-n", "3000", "--type", "float", "--dist", "extremes", "--order", "desc"],
+                 ["--log2", "15", "--segment", "1024", "--top", "16", "--values", "--type",
+                  "float"]]
 else:
     runs = [[f"--test-case={doctest_case}"]]
 failed = 0

@@ -26,8 +26,11 @@ does not make.
                  alone, its full sort, and torch.topk and torch.sort on the same rows, for K = 1
                  .. 256 of arrays of 1024 keys and K = 16 of arrays of 128 .. 2^16, 2^27 keys in
                  all (chapter 12)
+  floats         v11_float_keys's sort, argsort and top-k of floats (--type float) against the same
+                 of ints, v10_top_k's of ints, and torch.sort and torch.topk on float32 rows,
+                 for arrays of 128, 1024 and 4096 keys, 2^27 keys in all (chapter 13)
   spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
-                 how far apart two measurements of one program fall (chapter 13)
+                 how far apart two measurements of one program fall (chapter 14)
   distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 12)
   unpadded       builds v7_register_tile and v8_batched without the padding of their tile and
                  prints the programs' paths, for measure_banks.py --extra; records nothing
@@ -35,9 +38,9 @@ does not make.
                  and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
   copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
-                 the array costs at each size, the floor's unit (chapter 13)
+                 the array costs at each size, the floor's unit (chapter 14)
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
-                 each, taking turns: which is faster beyond the spread of the runs (chapter 13)
+                 each, taking turns: which is faster beyond the spread of the runs (chapter 14)
 
 A variant of a stage is built from a copy of the stage's folder in which constants of
 bitonic_index.h are changed (or, for the tile without padding, one line of it), each matched
@@ -290,6 +293,24 @@ def tops(runner):
     return records
 
 
+def floats(runner):
+    """v11_float_keys on floats and on ints, v10_top_k on ints, torch on float32 rows."""
+    float_stage = course.program_command(runner.build, "v11_float_keys")
+    int_stage = course.program_command(runner.build, "v10_top_k")
+    records = []
+    for segment, top in ((128, 0), (1024, 0), (4096, 0), (1024, 16)):
+        arguments = ["--log2", "27", "--segment", str(segment), "--reps", "5"]
+        arguments += ["--top", str(top)] if top else []
+        for values, what in (([], "keys"), (["--values"], "argsort")):
+            records.append(runner.record("floats", f"float {what}",
+                                         float_stage + arguments + values + ["--type", "float"]))
+            records.append(runner.record("floats", f"int {what}", float_stage + arguments + values))
+            records.append(runner.record("floats", f"v10 int {what}",
+                                         int_stage + arguments + values))
+        records += runner.torch_records("floats", arguments + ["--type", "float"])
+    return records
+
+
 def spread(runner):
     records = []
     for q in (11, 15, 17, 20):
@@ -346,7 +367,7 @@ def small_arrays(runner):
 
 EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v7_padding": v7_padding, "v8_mapping": v8_mapping, "segments": segments,
-               "argsorts": argsorts, "tops": tops,
+               "argsorts": argsorts, "tops": tops, "floats": floats,
                "spread": spread, "distributions": distributions,
                "unpadded": unpadded_programs, "barriers": barriers, "copy": copy,
                "small_arrays": small_arrays}

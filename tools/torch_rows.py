@@ -12,7 +12,8 @@ each on a fresh copy of the keys. Validation: every row of the result must be in
 indices must name each position of the row once, and each index must point at an input key
 equal to the sorted key beside it. With --top K, torch.topk(rows, K, dim=-1, sorted=True) instead
 (largest=True with --order desc): the K keys of each row must be the first K of its sorted row, and
-their indices distinct positions of the row pointing at equal keys.
+their indices distinct positions of the row pointing at equal keys. With --type float the keys are
+float32 from torch.randn instead (no NaN: torch.sort puts every NaN last, unlike totalOrder).
 
 Exit codes as the programs': 0 success, 1 validation failed, 2 bad command line, 3 no usable
 CUDA device; 77 when PyTorch cannot be imported (one line says so: the experiment skips it).
@@ -39,6 +40,8 @@ def arguments():
     parser.add_argument("--order", choices=["asc", "desc"], default="asc")
     parser.add_argument("--top", type=int, default=0,
                         help="torch.topk: keep the first K of each row, K from 1 to L")
+    parser.add_argument("--type", choices=["int", "float"], default="int",
+                        help="int32 keys (default) or float32 keys")
     parser.add_argument("--reps", type=int, default=10, help="timed runs after one warm-up")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--csv", action="store_true", help="one CSV record with its header")
@@ -96,8 +99,12 @@ def main():
     device = torch.device("cuda", 0)
     generator = torch.Generator(device=device).manual_seed(given.seed)
     # int64 bounds, then int32: randint's upper bound is exclusive and must fit its dtype.
-    keys = torch.randint(-2**31, 2**31, (n // segment, segment), generator=generator,
-                         device=device, dtype=torch.int64).to(torch.int32)
+    if given.type == "float":
+        keys = torch.randn((n // segment, segment), generator=generator, device=device,
+                           dtype=torch.float32)
+    else:
+        keys = torch.randint(-2**31, 2**31, (n // segment, segment), generator=generator,
+                             device=device, dtype=torch.int64).to(torch.int32)
     descending = given.order == "desc"
     start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     times = []
@@ -125,7 +132,8 @@ def main():
               "device": torch.cuda.get_device_name(device),
               "compute_capability": f"{major}.{minor}", "n": n, "padded_n": n,
               "order": given.order, "distribution": "uniform", "seed": given.seed,
-              "segment": segment if given.segment else 0, "values": "indices", "top": given.top, "launches": "",
+              "segment": segment if given.segment else 0, "values": "indices", "top": given.top,
+              "type": "float32" if given.type == "float" else "int32", "launches": "",
               "passes": "", "reps": given.reps, "sort_ms": f"{sort_ms:.6f}", "total_ms": "",
               "mkeys_per_s": f"{n / (sort_ms * 1e3):.3f}", "effective_gb_s": "",
               "validation": "FAIL" if wrong else "pass", "cuda_runtime": torch.version.cuda,

@@ -224,6 +224,22 @@ TEST_CASE("--top: a power of two, at most an array's keys, for the programs with
   CHECK_FALSE(contains(usage_text(kBatched), "\n  --top "));
 }
 
+TEST_CASE("--type: int or float, for the programs that sort floats") {
+  ProgramSpec floats{"v11_float_keys", {}, true, true, true, true};
+  floats.floats = true;
+  CHECK(parse({"--type", "float"}, floats).floats);
+  CHECK_FALSE(parse({"--type=int"}, floats).floats);
+  CHECK_FALSE(parse({}, floats).floats);
+  CHECK(contains(usage_text(floats), "\n  --type int|float "));
+  CHECK(
+      contains(refusal({"--type", "double"}, floats), "--type expects int or float, got 'double'"));
+  CHECK(contains(refusal({"--type"}, floats), "--type needs a value"));
+  CHECK(contains(refusal({"--type", "int", "--type", "float"}, floats), "--type is given twice"));
+  const ProgramSpec tops{"v10_top_k", {}, true, true, true, true};
+  CHECK(contains(refusal({"--type", "float"}, tops), "unknown option '--type'"));
+  CHECK_FALSE(contains(usage_text(tops), "\n  --type "));
+}
+
 TEST_CASE("--values: only the programs that have an argsort take it") {
   const ProgramSpec pairs{"baselines", {"cub_segmented"}, true, false, true};
   CHECK(parse({"--values", "--segment", "8"}, pairs).values);

@@ -96,6 +96,12 @@ with tempfile.TemporaryDirectory() as folder:
         expect(["--input", seven, "--top", "8", "--output", output], 2, "the number of keys in")
     else:
         expect(["--top", "4"], 2, "unknown option '--top'")
+    # Programs that sort floats (--type, v11_float_keys).
+    floats = "--type int|float" in help_run.stdout
+    if floats:
+        expect(["--type", "double", "--output", output], 2, "--type expects int or float")
+    else:
+        expect(["--type", "float"], 2, "unknown option '--type'")
 
     keys = [5, -1, 2147483647, -2147483648, 0, 5, 3]
     source = os.path.join(folder, "keys.bin")
@@ -139,6 +145,24 @@ with tempfile.TemporaryDirectory() as folder:
             if result.returncode != 0 or written != expected:
                 failures.append(f"--input/--output --segment 4 --top 2: exit {result.returncode}, "
                                 f"wrote {written}")
+        if floats:
+            # The bits of -NaN, +inf, -0.0, 1.5, +NaN, -inf, +0.0, -1.5: each array's totalOrder.
+            patterns = [0xffc00000, 0x7f800000, 0x80000000, 0x3fc00000,
+                        0x7fc00000, 0xff800000, 0x00000000, 0xbfc00000]
+            with open(source, "wb") as file:
+                file.write(struct.pack(f"<{len(patterns)}I", *patterns))
+            for order, arguments, expected in (
+                    ("asc", [], [0xffc00000, 0x80000000, 0x3fc00000, 0x7f800000,
+                                 0xff800000, 0xbfc00000, 0x00000000, 0x7fc00000]),
+                    ("desc", ["--top", "2"], [0x7f800000, 0x3fc00000, 0x7fc00000, 0x00000000]),
+                    ("asc", ["--values"], [0, 2, 3, 1, 1, 3, 2, 0])):
+                result = run("--input", source, "--output", output, "--segment", "4", "--type",
+                             "float", "--order", order, "--reps", "1", *arguments)
+                with open(output, "rb") as file:
+                    written = list(struct.unpack(f"<{os.path.getsize(output) // 4}I", file.read()))
+                if result.returncode != 0 or written != expected:
+                    failures.append(f"--type float --input/--output --order {order} {arguments}: "
+                                    f"exit {result.returncode}, wrote {[hex(w) for w in written]}")
     else:
         expect(["--log2", "10", "--output", output], 3, "no usable CUDA device")
         # The device is looked for before 2^30 keys are made, not after.

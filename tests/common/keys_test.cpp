@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "errors.h"
+#include "float_order.h"
 #include "host_memory.h"
 #include "key_files.h"
 #include "keys.h"
@@ -136,6 +137,34 @@ TEST_CASE("each distribution has its shape") {
   const std::set<int> allowed = {INT_MIN, INT_MIN + 1, -1, 0, 1, INT_MAX - 1, INT_MAX};
   const std::set<int> seen(extremes.begin(), extremes.end());
   CHECK(seen == allowed);
+}
+
+TEST_CASE("float keys: each distribution's shape in totalOrder, the extremes the float specials") {
+  const std::size_t n = 5000;
+  // Sorted ints become floats sorted in totalOrder, strictly: float_rank is a bijection.
+  const std::vector<int> sorted = generate_float_keys(Distribution::kSorted, n, 3);
+  for (std::size_t i = 1; i < n; ++i) {
+    CHECK(float_rank(sorted[i - 1]) < float_rank(sorted[i]));
+  }
+  const std::vector<int> reversed = generate_float_keys(Distribution::kReversed, n, 3);
+  CHECK(float_rank(reversed.front()) > float_rank(reversed.back()));
+  CHECK(std::set<int>(reversed.begin(), reversed.end()).size() == n);
+  const std::vector<int> few = generate_float_keys(Distribution::kFewUnique, n, 3);
+  CHECK(std::set<int>(few.begin(), few.end()).size() <= 16);
+  // Uniform: every bit pattern, so both signs; the same seed gives the same floats.
+  const std::vector<int> uniform = generate_float_keys(Distribution::kUniform, n, 3);
+  CHECK(uniform == generate_float_keys(Distribution::kUniform, n, 3));
+  CHECK(std::count_if(uniform.begin(), uniform.end(), [](int bits) { return bits < 0; }) > 0);
+  CHECK(std::count_if(uniform.begin(), uniform.end(), [](int bits) { return bits > 0; }) > 0);
+  // Extremes: exactly the eight specials, each of them present.
+  const std::vector<int> extremes = generate_float_keys(Distribution::kExtremes, n, 3);
+  const std::set<unsigned> specials = {0xffc00000u, 0xff800000u, 0xff7fffffu, 0x80000000u,
+                                       0x00000000u, 0x00000001u, 0x7f800000u, 0x7fc00000u};
+  std::set<unsigned> found;
+  for (int bits : extremes) {
+    found.insert(static_cast<unsigned>(bits));
+  }
+  CHECK(found == specials);
 }
 
 TEST_CASE("keys written to a file are read back unchanged") {

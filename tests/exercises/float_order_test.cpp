@@ -1,5 +1,6 @@
-// cpu suite: the reference order of exercise 3 (tests/exercises/float_order.h) is IEEE 754
-// totalOrder, so that the exercise's check accepts exactly the right answers.
+// cpu suite: the reference order of --type float and of exercise 3 (common/float_order.h) is
+// IEEE 754 totalOrder, so that the driver and the exercise's check accept exactly the right
+// answers.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -46,5 +47,18 @@ TEST_CASE("numbers keep their usual order, and the key is a bijection on bit pat
     // Undo the mapping: the key names the bit pattern it came from.
     const std::uint32_t back = (key & 0x80000000u) != 0 ? key & 0x7fffffffu : ~key;
     CHECK(back == bits);
+  }
+}
+
+TEST_CASE("float_rank orders a float's bits as ints in totalOrder, and undoes itself") {
+  for (std::uint32_t a = 0; a < 0xffffffffu - 0x00f00195u; a += 0x00f00195u) {
+    const int a_bits = static_cast<int>(a);
+    CHECK(float_rank(float_rank(a_bits)) == a_bits);
+    for (std::uint32_t b = 7; b < 0xffffffffu - 0x0a000193u; b += 0x0a000193u) {
+      const int b_bits = static_cast<int>(b);
+      INFO("bits " << a << " and " << b);
+      CHECK((float_rank(a_bits) < float_rank(b_bits)) ==
+            float_total_order_less(float_from_bits(a), float_from_bits(b)));
+    }
   }
 }
