@@ -53,7 +53,18 @@ std::string distribution_list() {
 }
 
 // Which programs take an option: every program, or only those of a ProgramSpec's kind.
-enum class TakenBy { kAll, kSegments, kAlgorithms, kTraces, kValues, kTops, kFloats };
+enum class TakenBy {
+  kAll,
+  kSegments,
+  kAlgorithms,
+  kTraces,
+  kValues,
+  kTops,
+  kFloats,
+  kGpus,
+  // Every program but those that sort across GPUs (--device picks one GPU).
+  kOneGpu,
+};
 
 bool takes(const ProgramSpec &program, TakenBy taken_by) {
   switch (taken_by) {
@@ -69,6 +80,10 @@ bool takes(const ProgramSpec &program, TakenBy taken_by) {
       return program.tops;
     case TakenBy::kFloats:
       return program.floats;
+    case TakenBy::kGpus:
+      return program.gpus;
+    case TakenBy::kOneGpu:
+      return !program.gpus;
     case TakenBy::kAll:
       break;
   }
@@ -82,9 +97,15 @@ struct Given {
   const ProgramSpec &program;
 };
 
-// A whole number that is a power of two, from `lowest` to kMaxKeys (--segment, --top).
-std::uint64_t parse_power_of_two(const Given &given, std::uint64_t lowest) {
-  const std::uint64_t value = parse_whole_number(given.name, given.value, lowest, kMaxKeys);
+// The most keys the program sorts: kMaxKeys on one GPU, kMaxGpus times that across GPUs.
+std::uint64_t max_keys(const ProgramSpec &program) {
+  return program.gpus ? kMaxGpus * kMaxKeys : kMaxKeys;
+}
+
+// A whole number that is a power of two, from `lowest` to `highest` (--segment, --top, --gpus).
+std::uint64_t parse_power_of_two(const Given &given, std::uint64_t lowest,
+                                 std::uint64_t highest = kMaxKeys) {
+  const std::uint64_t value = parse_whole_number(given.name, given.value, lowest, highest);
   if ((value & (value - 1)) != 0) {
     bad_argument(given.name + " expects a power of two (" + std::to_string(lowest) + ", " +
                  std::to_string(2 * lowest) + ", " + std::to_string(4 * lowest) + ", ...), got " +
@@ -116,13 +137,14 @@ const OptionSpec kOptionSpecs[] = {
     {"size (give at most one; default --log2 20)", "--log2", "Q", TakenBy::kAll,
      "sort n = 2^Q keys, Q from 0 to 30",
      [](Options &options, const Given &given) {
-       // 2^30 is the most keys a run sorts (padding.h).
-       options.n = std::uint64_t{1} << parse_whole_number(given.name, given.value, 0, 30);
+       // 2^30 is the most keys a run sorts on one GPU (padding.h).
+       const std::uint64_t most = given.program.gpus ? 34 : 30;
+       options.n = std::uint64_t{1} << parse_whole_number(given.name, given.value, 0, most);
      }},
     {nullptr, "-n", "N", TakenBy::kAll,
      "sort N keys, N from 1 to 1073741824 (any N: padded to 2^k)",
      [](Options &options, const Given &given) {
-       options.n = parse_whole_number(given.name, given.value, 1, kMaxKeys);
+       options.n = parse_whole_number(given.name, given.value, 1, max_keys(given.program));
      }},
     {"keys", "--dist", "NAME", TakenBy::kAll, nullptr,
      [](Options &options, const Given &given) {
@@ -167,7 +189,7 @@ const OptionSpec kOptionSpecs[] = {
      [](Options &options, const Given &given) {
        options.reps = static_cast<int>(parse_whole_number(given.name, given.value, 1, 100000));
      }},
-    {nullptr, "--device", "ID", TakenBy::kAll, "CUDA device to use (default 0)",
+    {nullptr, "--device", "ID", TakenBy::kOneGpu, "CUDA device to use (default 0)",
      [](Options &options, const Given &given) {
        options.device = static_cast<int>(parse_whole_number(given.name, given.value, 0, 1023));
      }},
@@ -185,6 +207,12 @@ const OptionSpec kOptionSpecs[] = {
      "keep only the first K keys of each array, its K smallest (largest\n"
      "                  with --order desc) in order; K a power of two up to L",
      [](Options &options, const Given &given) { options.top = parse_power_of_two(given, 1); }},
+    {nullptr, "--gpus", "P", TakenBy::kGpus,
+     "sort across GPUs 0 .. P - 1, P a power of two up to 16, at most 2^30\n"
+     "                  keys each (default: the most GPUs, a power of two, there are)",
+     [](Options &options, const Given &given) {
+       options.gpus = static_cast<unsigned>(parse_power_of_two(given, 1, kMaxGpus));
+     }},
     {nullptr, "--algo", "NAME", TakenBy::kAlgorithms, nullptr,
      [](Options &options, const Given &given) {
        for (const std::string &name : given.program.algorithms) {
@@ -227,6 +255,10 @@ std::string option_help(const OptionSpec &spec, const ProgramSpec &program) {
   std::string help = spec.help ? spec.help : "";
   if (std::string(spec.name) == "--dist") {
     help = distribution_list() + " (default uniform)";
+  } else if (program.gpus && std::string(spec.name) == "--log2") {
+    help = "sort n = 2^Q keys, Q from 0 to 34 (at most 2^30 per GPU)";
+  } else if (program.gpus && std::string(spec.name) == "-n") {
+    help = "sort N keys, N from 1 to 2^34 (any N: padded to 2^k)";
   } else if (std::string(spec.name) == "--algo") {
     help = "run one of " + join(program.algorithms) + " (default: all)";
   }

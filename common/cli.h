@@ -33,6 +33,8 @@ struct Options {
   std::uint64_t top = 0;
   // --type float: the keys are the bits of 32-bit IEEE 754 floats, sorted in totalOrder.
   bool floats = false;
+  // --gpus P: sort across GPUs 0 .. P - 1 (0: the most GPUs, a power of two, this machine has).
+  unsigned gpus = 0;
   // Stages only: print the launches of one sort instead of sorting.
   bool trace_launches = false;
   bool help = false;
@@ -41,8 +43,8 @@ struct Options {
 // What a program accepts beyond the common options: the baselines take --algo NAME, the
 // programs that sort many arrays at once (v8_batched, the baselines) take --segment L, those
 // that can return each key's index take --values, those that can keep the first keys of each
-// array alone take --top, those that can sort floats take --type, and the stages take
-// --trace-launches.
+// array alone take --top, those that can sort floats take --type, those that sort across GPUs
+// take --gpus, and the stages take --trace-launches.
 struct ProgramSpec {
   std::string name;
   std::vector<std::string> algorithms;
@@ -51,6 +53,7 @@ struct ProgramSpec {
   bool values = false;
   bool tops = false;
   bool floats = false;
+  bool gpus = false;
 };
 
 // Parses the arguments after the program name. Throws FatalError(kExitBadInput) with a message

@@ -6,6 +6,7 @@
 #include "cuda_check.h"
 #include "errors.h"
 #include "host_memory.h"
+#include "padding.h"
 
 namespace {
 
@@ -59,6 +60,22 @@ DeviceInfo select_device(int id) {
   info.runtime_version = version_name(runtime);
   info.driver_version = version_name(driver);
   return info;
+}
+
+unsigned choose_gpus(unsigned asked) {
+  // Says in one line that there is no device at all, if so.
+  select_device(0);
+  const unsigned usable = static_cast<unsigned>(usable_device_count());
+  if (asked > usable) {
+    throw FatalError(kExitCudaError,
+                     "--gpus " + std::to_string(asked) + ": this machine has " +
+                         std::to_string(usable) + " usable CUDA device(s)");
+  }
+  unsigned gpus = asked == 0 ? 1 : asked;
+  while (asked == 0 && 2 * gpus <= usable && 2 * gpus <= kMaxGpus) {
+    gpus *= 2;
+  }
+  return gpus;
 }
 
 void require_device_memory(std::uint64_t bytes, const std::string &what) {

@@ -24,6 +24,11 @@ int usable_device_count();
 // no usable device or no device with that id.
 DeviceInfo select_device(int id);
 
+// The GPUs a sort across GPUs runs on (--gpus): devices 0 .. P - 1, P = `asked`, or for 0 the
+// most GPUs there are that make a power of two (at most kMaxGpus). Throws FatalError(
+// kExitCudaError) when there is no usable device or fewer than `asked`.
+unsigned choose_gpus(unsigned asked);
+
 // Throws FatalError(kExitOutOfMemory), saying how much is needed and how much is free, unless
 // the current device has `bytes` free. `what` names the data ("2^29 keys").
 void require_device_memory(std::uint64_t bytes, const std::string &what);

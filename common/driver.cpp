@@ -62,13 +62,16 @@ std::string host_cpu_name() {
   return "CPU";
 }
 
-// The report of one run, everything but the validation result.
+// The report of one run, everything but the validation result; `gpus` is the number of GPUs of
+// a sort across GPUs, 0 for any other.
 Report describe_run(const Algorithm &algorithm, const TimedRun &run, const Options &options,
-                    const Input &input) {
+                    const Input &input, unsigned gpus) {
   Report report;
   report.program = algorithm.name;
   report.on_host = algorithm.kind == Kind::kHost;
-  report.device = report.on_host ? host_cpu_name() : input.device.name;
+  report.device = report.on_host ? host_cpu_name()
+      : gpus > 1                 ? std::to_string(gpus) + " x " + input.device.name
+                                 : input.device.name;
   if (!report.on_host) {
     report.compute_capability = input.device.compute_capability;
     report.cuda_runtime = input.device.runtime_version;
@@ -85,7 +88,9 @@ Report describe_run(const Algorithm &algorithm, const TimedRun &run, const Optio
   report.floats = options.floats;
   if (algorithm.kind == Kind::kStage) {
     report.launches = static_cast<long long>(run.launches);
-    report.passes = report.launches;
+    // Across GPUs each launch passes over one GPU's part: the GPUs' launches over their number
+    // are the passes over the whole array.
+    report.passes = report.launches / std::max(1u, gpus);
   } else if (algorithm.kind == Kind::kCopy) {
     report.passes = 1;
   }
@@ -120,6 +125,7 @@ ProgramSpec program_spec(const std::string &name, const std::vector<Algorithm> &
     program.values = program.values || static_cast<bool>(algorithm.pair_sort);
     program.tops = program.tops || static_cast<bool>(algorithm.top_sort);
     program.floats = program.floats || static_cast<bool>(algorithm.float_sort);
+    program.gpus = program.gpus || static_cast<bool>(algorithm.gpus_sort);
   }
   return program;
 }
@@ -232,10 +238,25 @@ void check_top_limit(const Algorithm &algorithm, const Options &options, std::ui
   }
 }
 
-// Times the algorithm as the options ask: on the host, of floats, as a top-k, an argsort or a
-// sort of keys.
-TimedRun time_run(const Algorithm &algorithm, const Options &options, const Input &input) {
+// Refuses more keys than `gpus` GPUs of a sort across GPUs hold: 2^30 each, padding included.
+void check_gpus_fit(std::uint64_t n, unsigned gpus) {
+  if (gpus != 0 && next_power_of_two(std::max<std::uint64_t>(n, gpus)) / gpus > kMaxKeys) {
+    throw FatalError(kExitBadInput,
+                     std::to_string(n) + " keys: " + std::to_string(gpus) +
+                         " GPU(s) sort at most " + std::to_string(gpus * kMaxKeys) +
+                         " (2^30 each; see --gpus)");
+  }
+}
+
+// Times the algorithm as the options ask: on the host, across GPUs, of floats, as a top-k, an
+// argsort or a sort of keys.
+TimedRun time_run(const Algorithm &algorithm, const Options &options, const Input &input,
+                  unsigned gpus) {
   const bool pads = algorithm.kind == Kind::kStage;
+  if (algorithm.gpus_sort) {
+    return time_gpus_sort(algorithm.gpus_sort, gpus, input.keys, options.ascending, 1,
+                          options.reps);
+  }
   if (algorithm.kind == Kind::kHost) {
     return time_host_sort(algorithm.host_sort, input.keys,
                           options.segment == 0 ? input.keys.size() : options.segment,
@@ -269,9 +290,10 @@ TimedRun time_run(const Algorithm &algorithm, const Options &options, const Inpu
 // Runs and reports one algorithm; writes its keys (with --values, its indices) to `output` if it
 // sorted them correctly.
 ExitCode run_algorithm(const Algorithm &algorithm, const Options &options, const Input &input,
-                       OutputFile *output, bool first, const std::string &program_name) {
-  const TimedRun run = time_run(algorithm, options, input);
-  Report report = describe_run(algorithm, run, options, input);
+                       unsigned gpus, OutputFile *output, bool first,
+                       const std::string &program_name) {
+  const TimedRun run = time_run(algorithm, options, input, gpus);
+  Report report = describe_run(algorithm, run, options, input, gpus);
   report.validation = "skipped";
   ExitCode status = kExitSuccess;
   if (options.validate) {
@@ -313,6 +335,10 @@ int run(const std::vector<std::string> &arguments, const std::string &program_na
     return kExitSuccess;
   }
   if (options.trace_launches) {
+    if (options.n > kMaxKeys) {
+      throw FatalError(kExitBadInput,
+                       "--trace-launches prints the launches of one GPU's sort: at most 2^30 keys");
+    }
     // The plan of one sort, from the stage's own for_each_launch: no keys, no GPU.
     const std::uint64_t padded = next_power_of_two(options.n);
     const unsigned array = static_cast<unsigned>(options.segment == 0 ? padded : options.segment);
@@ -346,14 +372,21 @@ int run(const std::vector<std::string> &arguments, const std::string &program_na
       check_top_limit(*algorithm, options, options.n);
     }
   }
+  // A sort across GPUs: on how many, and whether the keys fit them, before the keys are made.
+  const unsigned gpus =
+      !chosen.empty() && chosen.front()->gpus_sort ? choose_gpus(options.gpus) : 0;
+  if (options.input_path.empty()) {
+    check_gpus_fit(options.n, gpus);
+  }
   const Input input = load_input(options, uses_device);
   for (const Algorithm *algorithm : chosen) {
     check_top_limit(*algorithm, options, input.keys.size());
   }
+  check_gpus_fit(input.keys.size(), gpus);
   ExitCode status = kExitSuccess;
   for (const Algorithm *algorithm : chosen) {
     const bool first = algorithm == chosen.front();
-    if (run_algorithm(*algorithm, options, input, output.get(), first, program_name) !=
+    if (run_algorithm(*algorithm, options, input, gpus, output.get(), first, program_name) !=
         kExitSuccess) {
       status = kExitValidationFailed;
     }

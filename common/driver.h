@@ -48,6 +48,9 @@ struct Algorithm {
   // floats in totalOrder, which keeps every key of an array when `top` is the array's length,
   // and writes no indices when given nullptr.
   TopSort float_sort = nullptr;
+  // Its sort of one array across GPUs (--gpus P), if it has one: a stage whose program then
+  // runs this alone, on devices 0 .. P - 1.
+  GpusSort gpus_sort = nullptr;
 };
 
 // A DeviceSort from a function that sorts all n keys as one array (it takes no `segment`).

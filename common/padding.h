@@ -15,7 +15,10 @@
 // and double a 32-bit `size` up to n in their loops; with n <= 2^30 neither can overflow.
 constexpr std::uint64_t kMaxKeys = std::uint64_t{1} << 30;
 
-// The smallest power of two >= n, for 1 <= n <= kMaxKeys.
+// A sort across GPUs (--gpus P, v12_multi_gpu) holds up to kMaxKeys on each of up to kMaxGpus.
+constexpr std::uint64_t kMaxGpus = 16;
+
+// The smallest power of two >= n, for 1 <= n <= kMaxGpus x kMaxKeys.
 inline std::uint64_t next_power_of_two(std::uint64_t n) {
   std::uint64_t power = 1;
   while (power < n) {

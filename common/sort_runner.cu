@@ -2,7 +2,9 @@
 #include "sort_runner.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "cuda_buffers.h"
@@ -94,6 +96,83 @@ TimedRun time_device_sort(const PairSort &sort, bool with_indices, bool pad_to_p
   if (with_indices) {
     run.indices.assign(host_indices.data(), host_indices.data() + returned);
   }
+  run.sort_ms = median(sort_ms);
+  run.total_ms = median(total_ms);
+  return run;
+}
+
+namespace {
+
+// Waits for everything launched on devices 0 .. gpus - 1.
+void synchronize_devices(unsigned gpus) {
+  for (unsigned g = 0; g < gpus; ++g) {
+    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    CUDA_CHECK(cudaDeviceSynchronize());
+  }
+}
+
+double milliseconds_between(std::chrono::steady_clock::time_point start,
+                            std::chrono::steady_clock::time_point end) {
+  return std::chrono::duration<double, std::milli>(end - start).count();
+}
+
+}  // namespace
+
+TimedRun time_gpus_sort(const GpusSort &sort, unsigned gpus, const std::vector<int> &input,
+                        bool ascending, int warmups, int reps) {
+  TimedRun run;
+  const std::uint64_t n = input.size();
+  run.padded_n = std::max<std::uint64_t>(next_power_of_two(n), gpus);
+  const std::uint64_t per_gpu = run.padded_n / gpus;
+  // Part g: keys first .. first + per_gpu - 1 of the padded array, of which `real` are input.
+  std::vector<std::unique_ptr<DeviceBuffer>> parts;
+  std::vector<int *> keys;
+  for (unsigned g = 0; g < gpus; ++g) {
+    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    // The part, and the sort's buffer for a partner's part.
+    require_device_memory(2 * per_gpu * sizeof(int),
+                          std::to_string(per_gpu) + " keys on GPU " + std::to_string(g) +
+                              ", and as many from its partner");
+    parts.push_back(std::make_unique<DeviceBuffer>(per_gpu));
+    keys.push_back(parts.back()->data());
+  }
+  PinnedBuffer host_input(n);
+  PinnedBuffer host_output(n);
+  std::memcpy(host_input.data(), input.data(), n * sizeof(int));
+  std::vector<double> sort_ms, total_ms;
+  for (int run_index = 0; run_index < warmups + reps; ++run_index) {
+    const auto start = std::chrono::steady_clock::now();
+    for (unsigned g = 0; g < gpus; ++g) {
+      const std::uint64_t first = g * per_gpu;
+      const std::uint64_t real = std::min(per_gpu, n - std::min(n, first));
+      CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+      CUDA_CHECK(cudaMemcpyAsync(keys[g], host_input.data() + first, real * sizeof(int),
+                                 cudaMemcpyHostToDevice));
+      fill_padding(keys[g] + real, per_gpu - real, padding_value(ascending));
+    }
+    synchronize_devices(gpus);
+    const auto sort_start = std::chrono::steady_clock::now();
+    reset_launch_count();
+    sort(keys, static_cast<unsigned>(per_gpu), ascending);
+    run.launches = launch_count();
+    synchronize_devices(gpus);
+    const auto sort_end = std::chrono::steady_clock::now();
+    for (unsigned g = 0; g < gpus; ++g) {
+      const std::uint64_t first = g * per_gpu;
+      const std::uint64_t real = std::min(per_gpu, n - std::min(n, first));
+      CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+      CUDA_CHECK(cudaMemcpyAsync(host_output.data() + first, keys[g], real * sizeof(int),
+                                 cudaMemcpyDeviceToHost));
+    }
+    synchronize_devices(gpus);
+    const auto end = std::chrono::steady_clock::now();
+    if (run_index >= warmups) {
+      sort_ms.push_back(milliseconds_between(sort_start, sort_end));
+      total_ms.push_back(milliseconds_between(start, end));
+    }
+  }
+  CUDA_CHECK(cudaSetDevice(0));
+  run.output.assign(host_output.data(), host_output.data() + n);
   run.sort_ms = median(sort_ms);
   run.total_ms = median(total_ms);
   return run;

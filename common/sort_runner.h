@@ -26,6 +26,11 @@ using PairSort =
 using TopSort = std::function<void(int *keys, int *indices, unsigned n, unsigned segment,
                                    unsigned top, bool ascending)>;
 
+// A sort of keys spread over GPUs (--gpus, v12_multi_gpu): keys[g] holds the g-th part of the
+// array, per_gpu keys, on device g.
+using GpusSort =
+    std::function<void(const std::vector<int *> &keys, unsigned per_gpu, bool ascending)>;
+
 struct TimedRun {
   // The first n keys, or the first `kept` of each array (time_device_sort).
   std::vector<int> output;
@@ -50,6 +55,14 @@ struct TimedRun {
 TimedRun time_device_sort(const PairSort &sort, bool with_indices, bool pad_to_power_of_two,
                           const std::vector<int> &input, std::uint64_t segment, bool ascending,
                           int warmups, int reps, std::uint64_t kept = 0, bool floats = false);
+
+// time_device_sort for a sort across devices 0 .. gpus - 1: the input, padded to a power of two
+// of at least `gpus` keys, is cut into gpus parts of equal length, part g on device g. There is
+// no event that spans devices, so the times are the host's clock, from when every device holds its
+// part and is idle until the last one is done (sort), and from the first copy to the last
+// (total).
+TimedRun time_gpus_sort(const GpusSort &sort, unsigned gpus, const std::vector<int> &input,
+                        bool ascending, int warmups, int reps);
 
 // The same for a sort of keys alone.
 inline TimedRun time_device_sort(const DeviceSort &sort, bool pad_to_power_of_two,

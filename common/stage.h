@@ -66,3 +66,19 @@ void bitonic_top_segments(int *keys, int *indices, unsigned n, unsigned segment,
 // positions are written.
 void bitonic_float_segments(float *keys, int *indices, unsigned n, unsigned segment, unsigned top,
                             bool ascending);
+
+// Only for a stage that sorts one array across the GPUs of a machine (v12_multi_gpu), whose entry
+// in stages.txt names stage_gpus_main.cpp as its main() (the program then takes --gpus P, and
+// links NCCL). A GpuTeam is what the GPUs 0 .. gpus - 1 share for sorts of per_gpu keys each:
+// their NCCL communicators, and on each a stream and a buffer of per_gpu keys for a partner's.
+// make_gpu_team makes one (gpus a power of two, per_gpu a power of two up to 2^30) and
+// free_gpu_team frees it.
+struct GpuTeam;
+GpuTeam *make_gpu_team(unsigned gpus, unsigned per_gpu);
+void free_gpu_team(GpuTeam *team);
+
+// Sorts the gpus x per_gpu keys of the team's GPUs as one array, in place, ascending or
+// descending: keys[g] points to the per_gpu keys on device g, the g-th part of the array. Like
+// bitonic_sort, it only launches kernels and NCCL transfers, and returns without waiting; the
+// current device is left changed.
+void bitonic_sort_gpus(GpuTeam *team, int *const *keys, bool ascending);

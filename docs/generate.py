@@ -151,7 +151,7 @@ def code_excerpt(stage, function):
 def stage_blocks(tour):
     stages = course.course_stage_names()
     blocks = {}
-    for previous, stage in zip(stages, stages[1:]):
+    for previous, stage in course.course_stage_pairs():
         blocks[f"diff-{stage}"] = lambda p=previous, s=stage: stage_diff(p, s)
         blocks[f"table-{stage}"] = lambda p=previous, s=stage: tables.stage_table(tour, s, p)
     return blocks
@@ -206,6 +206,8 @@ def generated_blocks(tour, profile, network_dump):
         "top-stage": tables.top_table,
         "top-kernels": tables.top_kernels_table,
         "float-stage": tables.float_table,
+        "gpus-stage": tables.gpus_table,
+        "gpus-projection": tables.gpus_projection,
         "v8-mapping": tables.mapping_table,
         "barriers": tables.barriers_table,
         "copy-sizes": tables.copy_table,

@@ -203,7 +203,7 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/14_results.md` has the full story.\n")
+            "bandwidth; `docs/15_results.md` has the full story.\n")
 
 
 # The course's fastest stage on one array, which the results chapter sets against the libraries.
@@ -874,7 +874,7 @@ def neighbours_table():
     sizes = spread_sizes()
     stages = course.course_stage_names()
     body = []
-    for previous, stage in zip(stages, stages[1:]):
+    for previous, stage in course.course_stage_pairs():
         cells = [f"`{stage}` against `{previous}`"]
         for q in sizes:
             found = against_previous(runs, stage, previous, q)
@@ -985,7 +985,7 @@ def tally(tour, predictions):
     """Each stage's predicted speedup at 2^29 (a range) against the measured one."""
     stages = course.course_stage_names()
     rows, counts = [], {"within": 0, "above": 0, "below": 0}
-    for previous, stage in zip(stages, stages[1:]):
+    for previous, stage in course.course_stage_pairs():
         if stage not in predictions:
             continue
         low, high, text = predictions[stage]
@@ -1310,3 +1310,89 @@ def top_kernels_table():
 def top_kernel_value(variant, kernel, column):
     """One column of h100_top_kernels.csv."""
     return metric_text(top_kernel_rows().get((variant, kernel)), column)
+
+
+def gpus_runs():
+    """{(program, GPUs, log2 n): row} of h200x2_gpus.csv."""
+    runs = {}
+    for row in load_csv("h200x2_gpus.csv"):
+        gpus = int(row["device"].split(" x ")[0]) if " x " in row["device"] else 1
+        runs[(row["program"], gpus, log2(row["n"]))] = row
+    return runs
+
+
+def gpus_model():
+    """The chapter's time model from the recorded runs: (measured 2^31 on two ms, model ms,
+    its parts), or None. Parts: one GPU's sort of 2^30, the exchange of 2^30 keys each way (the
+    NCCL exchange alone), keep_half at 1.5 copies (it reads two arrays and writes one) and the
+    merge's passes at one copy each, a copy being the copy baseline's time on one GPU."""
+    runs = gpus_runs()
+    exchange = {int(row["bytes_per_gpu"]): row for row in load_csv("h200x2_exchange.csv")}
+    one, two = runs.get(("v12_multi_gpu", 1, 30)), runs.get(("v12_multi_gpu", 2, 31))
+    copy, swap = runs.get(("copy", 1, 30)), exchange.get(4 << 30)
+    if not (one and two and copy and swap):
+        return None
+    merge_passes = int(two["passes"]) - int(one["passes"]) - 1
+    parts = {"sort": float(one["sort_ms"]), "exchange": float(swap["exchange_ms"]),
+             "keep_half": 1.5 * float(copy["sort_ms"]),
+             "merge": merge_passes * float(copy["sort_ms"]), "merge_passes": merge_passes,
+             "copy": float(copy["sort_ms"]), "gb_s": float(swap["gb_s_one_way"])}
+    model = parts["sort"] + parts["exchange"] + parts["keep_half"] + parts["merge"]
+    return float(two["sort_ms"]), model, parts
+
+
+def gpus_table():
+    """v12_multi_gpu on one and two H200s, v7_register_tile and the copy, and the time model."""
+    rows = load_csv("h200x2_gpus.csv")
+    found = gpus_model()
+    if not rows or found is None:
+        return NOT_MEASURED + "\n"
+    runs = gpus_runs()
+    body = [[f"`{program}`", gpus, f"2^{q}", row["passes"], ms(float(row["sort_ms"])),
+             ms(float(row["total_ms"]))] for (program, gpus, q), row in runs.items()]
+    measured, model, parts = found
+    one = float(runs[("v12_multi_gpu", 1, 30)]["sort_ms"])
+    lines = [table(["program", "GPUs", "n", "passes (per GPU)", "sort ms", "total ms"], body), "",
+             f"2^31 keys on two GPUs take **{measured / one:.2f}x** the time of 2^30 on one "
+             f"(target: at most 1.35x). The time model, from the parts measured alone:", "",
+             table(["part", "ms"], [
+                 ["one GPU's sort of 2^30 keys (`--gpus 1`)", ms(parts["sort"])],
+                 [f"the exchange of 4 GiB each way, NCCL alone ({parts['gb_s']:.0f} GB/s one way)",
+                  ms(parts["exchange"])],
+                 [f"keep_half: 1.5 copies of 2^30 keys (a copy: {ms(parts['copy'])} ms)",
+                  ms(parts["keep_half"])],
+                 [f"the merge: {parts['merge_passes']} passes at a copy each", ms(parts["merge"])],
+                 ["**model**", f"**{ms(model)}**"],
+                 ["**measured**", f"**{ms(measured)}** ({measured / model:.3f}x the model)"]]),
+             "",
+             "Measured on two NVIDIA H200 joined by NVLink (NV18 in `nvidia-smi topo -m`), "
+             f"driver {rows[0]['nvidia_driver']}, CUDA {rows[0]['cuda_runtime']}, "
+             f"NCCL_NVLS_ENABLE=0, on {rows[0]['date']}; data: `docs/results/h200x2_gpus.csv` "
+             "(each program's median of 5 timed sorts after one warm-up, validated against "
+             "std::sort) and `docs/results/h200x2_exchange.csv` (`build/tools/nccl_exchange "
+             "--gpus 2 --reps 5`). Across GPUs the times are the host's clock "
+             "(common/sort_runner.h).\n"]
+    return "\n".join(lines)
+
+
+def gpus_projection():
+    """The time model for 2^30 keys on each of P = 2, 4, 8 GPUs, and the data each GPU sends
+    against a splitter exchange (each key crosses at most once: (P - 1) / P of a part)."""
+    found = gpus_model()
+    if found is None:
+        return NOT_MEASURED + "\n"
+    _, _, parts = found
+    body = []
+    for gpus in (2, 4, 8):
+        levels = gpus.bit_length() - 1
+        exchanges = levels * (levels + 1) // 2
+        time = parts["sort"] + exchanges * (parts["exchange"] + parts["keep_half"]) + \
+            levels * parts["merge"]
+        body.append([gpus, exchanges, f"{exchanges * 4} GiB",
+                     f"{(gpus - 1) / gpus * 4:.1f} GiB", f"{exchanges * gpus / (gpus - 1):.1f}x",
+                     ms(time), f"{time / parts['sort']:.2f}x"])
+    return (table(["P", "exchanges", "sent per GPU (bitonic)", "sent per GPU (splitter)",
+                   "bitonic / splitter", "model ms", "over one GPU's 2^30"], body) + "\n" +
+            "From the model's parts above, with every GPU's link as fast as the measured pair's "
+            "(a hypothesis: 4 and 8 GPUs were not measured) and 2^30 keys per GPU, so "
+            "P x 2^30 keys in all.\n")

@@ -30,7 +30,7 @@ does not make.
                  of ints, v10_top_k's of ints, and torch.sort and torch.topk on float32 rows,
                  for arrays of 128, 1024 and 4096 keys, 2^27 keys in all (chapter 13)
   spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
-                 how far apart two measurements of one program fall (chapter 14)
+                 how far apart two measurements of one program fall (chapter 15)
   distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 12)
   unpadded       builds v7_register_tile and v8_batched without the padding of their tile and
                  prints the programs' paths, for measure_banks.py --extra; records nothing
@@ -38,9 +38,9 @@ does not make.
                  and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
   copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
-                 the array costs at each size, the floor's unit (chapter 14)
+                 the array costs at each size, the floor's unit (chapter 15)
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
-                 each, taking turns: which is faster beyond the spread of the runs (chapter 14)
+                 each, taking turns: which is faster beyond the spread of the runs (chapter 15)
 
 A variant of a stage is built from a copy of the stage's folder in which constants of
 bitonic_index.h are changed (or, for the tile without padding, one line of it), each matched

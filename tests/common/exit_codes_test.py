@@ -52,10 +52,16 @@ with tempfile.TemporaryDirectory() as folder:
     open(empty, "wb").close()
     output = os.path.join(folder, "sorted.bin")
 
-    expect(["--log2", "abc"], 2, "--log2 expects a whole number from 0 to 30, got 'abc'")
+    help_run = run("--help")
+    if help_run.returncode != 0 or "usage: " + name not in help_run.stdout:
+        failures.append("--help: expected exit 0 and the usage text")
+    # Programs that sort across GPUs (--gpus P, v12_multi_gpu) take 2^30 keys per GPU, up to 16.
+    gpus = "--gpus P" in help_run.stdout
+    most_log2 = 34 if gpus else 30
+    expect(["--log2", "abc"], 2, f"--log2 expects a whole number from 0 to {most_log2}, got 'abc'")
     expect(["--log2", "-3"], 2, "got '-3'")
-    expect(["--log2", "31"], 2, "got 31")
-    expect(["-n", "0"], 2, "-n expects a whole number from 1 to 1073741824, got 0")
+    expect(["--log2", str(most_log2 + 1)], 2, f"got {most_log2 + 1}")
+    expect(["-n", "0"], 2, f"-n expects a whole number from 1 to {1 << most_log2}, got 0")
     expect(["-n", "99999999999999999999999"], 2, "got 99999999999999999999999")
     expect(["--reps", "0"], 2, "--reps expects a whole number")
     expect(["--frobnicate"], 2, "unknown option '--frobnicate'")
@@ -71,9 +77,6 @@ with tempfile.TemporaryDirectory() as folder:
            "cannot write output file")
     expect(["--log2", "10", "--log2", "12"], 2, "--log2 is given twice")
 
-    help_run = run("--help")
-    if help_run.returncode != 0 or "usage: " + name not in help_run.stdout:
-        failures.append("--help: expected exit 0 and the usage text")
     # Programs that sort many arrays at once (--segment L, v8_batched).
     segments = "--segment L" in help_run.stdout
     seven = os.path.join(folder, "seven.bin")
@@ -102,6 +105,12 @@ with tempfile.TemporaryDirectory() as folder:
         expect(["--type", "double", "--output", output], 2, "--type expects int or float")
     else:
         expect(["--type", "float"], 2, "unknown option '--type'")
+    if gpus:
+        expect(["--gpus", "3"], 2, "--gpus expects a power of two")
+        expect(["--gpus", "32"], 2, "--gpus expects a whole number from 1 to 16")
+        expect(["--device", "1"], 2, "unknown option '--device'")
+    else:
+        expect(["--gpus", "2"], 2, "unknown option '--gpus'")
 
     keys = [5, -1, 2147483647, -2147483648, 0, 5, 3]
     source = os.path.join(folder, "keys.bin")
@@ -122,7 +131,14 @@ with tempfile.TemporaryDirectory() as folder:
         records = list(csv.DictReader(result.stdout.splitlines()))
         if len(records) != 1 or records[0]["validation"] != "pass" or records[0]["n"] != "256":
             failures.append(f"--csv: {result.stdout!r}")
-        expect(["--device", "1023", "--log2", "4"], 3, "does not exist")
+        if gpus:
+            # More GPUs than there are, and more keys than one GPU holds: refused before any
+            # key is made or written.
+            expect(["--gpus", "16", "--log2", "4", "--output", output], 3, "usable CUDA device(s)")
+            expect(["--gpus", "1", "--log2", "31", "--output", output], 2,
+                   "1 GPU(s) sort at most 1073741824")
+        else:
+            expect(["--device", "1023", "--log2", "4"], 3, "does not exist")
         if segments:
             result = run("--log2", "12", "--segment", "256", "--order", "desc", "--reps", "1")
             if result.returncode != 0 or "validation    pass" not in result.stdout:

@@ -98,6 +98,14 @@ options = {option["name"] for option in json.loads(subprocess.run(
 gpu_run_steps = set(re.findall(r"^\s+([a-z]+)[)*=]", open(os.path.join(root, ".ci", "gpu-run")).read(),
                                re.M))
 cuda_built = os.path.exists(os.path.join(build, "tools", "baselines"))
+# The programs that call NCCL (a stage whose main is stage_gpus_main.cpp, and the tool that
+# measures its exchange) are built only where Meson found NCCL.
+sys.path.insert(0, os.path.join(root, "tools"))
+import course  # noqa: E402
+nccl_programs = {stage.name for stage in course.stages() if stage.main == "stage_gpus_main.cpp"}
+nccl_programs.add("nccl_exchange")
+with open(os.path.join(build, "meson-logs", "meson-log.txt")) as log:
+    nccl_built = "Library nccl found: YES" in log.read()
 
 failures, skipped, checked = [], [], 0
 work = tempfile.mkdtemp(prefix="commands-")
@@ -114,6 +122,9 @@ def run(arguments, environment=hidden, cwd=work, timeout=900):
 def check_target(target):
     name, _, kind = target.partition(":")
     matches = [t for t in introspect if t["name"] == name and (not kind or t["type"] == kind)]
+    if not matches and cuda_built and not nccl_built and name in nccl_programs:
+        skipped.append(f"meson compile {target} (NCCL was not found for this build)")
+        return None
     if not matches and not cuda_built:
         skipped.append(f"meson compile {target} (no CUDA compiler in this build)")
         return None
@@ -138,6 +149,9 @@ def check_program(words):
     program = words[0]
     path = os.path.join(build, program[len("build/"):])
     if not os.path.exists(path):
+        if cuda_built and not nccl_built and os.path.basename(path) in nccl_programs:
+            skipped.append(f"{program} (NCCL was not found for this build)")
+            return None
         if not cuda_built:
             skipped.append(f"{program} (no CUDA compiler in this build)")
             return None

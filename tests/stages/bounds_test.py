@@ -3,7 +3,7 @@
 
 Usage: bounds_test.py SOURCE_ROOT
 
-For each pair of neighbouring stages of the course (stages.txt, the stages with a chapter), the
+For each stage of the course (stages.txt, the stages with a chapter) and the one it edits, the
 lines that differ, counted as `diff OLD NEW | grep -c '^[<>]'` counts them, are at most
 MAX_SORT_LINES in bitonic_sort.cu and MAX_INDEX_LINES in bitonic_index.h; and every stage's
 chapter is at most MAX_CHAPTER_LINES lines. A stage that needs more is two stages. The figures
@@ -40,7 +40,7 @@ def changed_lines(old_path, new_path):
 
 failures = []
 stages = [stage for stage in course.stages() if stage.chapter]
-for previous, stage in zip(stages, stages[1:]):
+for previous, stage in course.stage_pairs(stages):
     figures = []
     for name, bound in (("bitonic_sort.cu", MAX_SORT_LINES), ("bitonic_index.h", MAX_INDEX_LINES)):
         count = changed_lines(os.path.join(root, previous.name, name),

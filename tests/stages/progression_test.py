@@ -107,8 +107,8 @@ for stage in stages:
         failures.append(f"{stage}/bitonic_sort.cu: 'What this program does' differs from "
                         f"{stages[0]}'s; it is the same in every stage")
 
-checked = sum(check_pair(previous, stage, failures)
-              for previous, stage in zip(stages, stages[1:]))
+checked = sum(check_pair(previous.name, stage.name, failures) for previous, stage in
+              course.stage_pairs([stage for stage in course.stages() if stage.chapter]))
 for failure in failures:
     print("FAIL", failure)
 print(f"{len(stages)} stages, {checked} definitions compared with the stage before; "

@@ -23,7 +23,12 @@ def next_step(size, stride):
 
 
 failures = []
-for stage in course.stage_names():
+for entry in course.stages():
+    stage = entry.name
+    if entry.main == "stage_gpus_main.cpp" and not os.path.exists(os.path.join(build, stage, stage)):
+        # A sort across GPUs is built only where NCCL is (meson.build).
+        print(f"{stage}: not built here (no NCCL), skipped")
+        continue
     for q in range(0, 31):
         n = 1 << q
         plan, expected = course.launch_plan(build, stage, n)

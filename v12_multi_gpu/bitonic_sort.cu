@@ -1,0 +1,549 @@
+// v12_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+//
+// What this program does
+//   Sorts n 32-bit integers in device memory with the bitonic sorting network
+//   (docs/01_network.md), in place, ascending or descending. The common driver (common/) makes
+//   or reads the keys, pads n to a power of two, times the sort and checks the result against
+//   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
+//   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
+//
+// What changes from v7_register_tile, and why
+//   v7 is the course's fastest sort of one array, and one GPU holds at most 2^30 keys. Past
+//   that the keys must spread over several GPUs, and the network does not change: with n keys
+//   on each of P GPUs (rank g holds keys g * n .. (g + 1) * n - 1), a stride below n pairs keys
+//   of one GPU, and a stride of n * s pairs key i of GPU g with key i of GPU g ^ s, chapter 1's
+//   XOR partner one level up (bitonic_index.h, for_each_exchange). So each GPU sorts its keys
+//   with v7's kernels; then for each merge size of 2, 4, ..., P GPUs and each of its rank
+//   strides, every GPU swaps its keys with its partner through NCCL (ncclSend and ncclRecv in
+//   one group, exchange_keys) and keeps, at each index, the smaller or the larger key
+//   (keep_half); after a merge size's last exchange each GPU merges its own keys
+//   (bitonic_merge, the launches of for_each_merge_launch, which for_each_launch now calls for
+//   each size). The GPUs, their NCCL communicators, streams and receive buffers form a GpuTeam
+//   (stage.h); bitonic_sort_gpus sorts with one. v7's kernels do not change.
+//
+// Prediction
+//   On two GPUs, 2^31 keys take the time of one GPU's sort of 2^30, plus one exchange of 4 GiB
+//   each way at the link's bandwidth, one keep_half (about a copy of the array) and one merge
+//   of 2^30 keys (3 multistep passes and a block_merge, about 4 copies): a few tens of ms on top of
+//   a sort of 2^30 keys, well within the issue's 1.35x when the GPUs share NVLink. On one GPU
+//   (P = 1) nothing changes from v7.
+//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v7's sort: the same
+//   time.
+//
+// Build and run (NCCL must be installed: README, "Prerequisites")
+//   meson setup build && meson compile -C build v12_multi_gpu
+//   build/v12_multi_gpu/v12_multi_gpu --log2 24 --gpus 1
+#include <nccl.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bitonic_index.h"
+#include "cuda_check.h"
+#include "errors.h"
+#include "stage.h"
+
+namespace {
+
+// Threads per block of multistep. Any multiple of the warp size (32) works here.
+constexpr unsigned kThreadsPerBlock = 256;
+
+// Puts keys[lower] and keys[upper] in the requested order: the smaller key first when ascending.
+// The keys are written back only when they were out of order, so a step over data that is
+// already in order reads the array but writes nothing.
+__device__ void compare_and_swap(int *keys, unsigned lower, unsigned upper, bool ascending) {
+  const int a = keys[lower];
+  const int b = keys[upper];
+  const bool out_of_order = ascending ? a > b : a < b;
+  if (out_of_order) {
+    keys[lower] = b;
+    keys[upper] = a;
+  }
+}
+
+// Puts two registers in ascending order: a gets the smaller key, b the larger.
+__device__ void order_pair(int &a, int &b) {
+  const int smaller = min(a, b);
+  b = max(a, b);
+  a = smaller;
+}
+
+// Turns every key into ~key when `flip`. ~x = -x - 1 reverses the order of the int keys (~INT_MIN
+// is INT_MAX), so the steps that put flipped keys in ascending order put the keys themselves in
+// descending order, and flipping back restores them. A thread whose keys must run descending
+// flips them, runs the ascending steps, and flips them back: each compare is then one min and
+// one max, with no direction to choose.
+template <unsigned kCount>
+__device__ void flip_keys(int (&key)[kCount], bool flip) {
+  if (flip) {
+#pragma unroll
+    for (unsigned k = 0; k < kCount; ++k) {
+      key[k] = ~key[k];
+    }
+  }
+}
+
+// The ascending steps that pair two registers of this thread: register strides 2^top_bit down
+// to 1. A step of register stride s has kCount / 2 pairs, and pair p runs from register
+// get_lower_partner(p, s) to that plus s: chapter 6's one thread per pair, here one turn of the
+// loop per pair. The loops are unrolled over every bit a register index has, so every index is
+// a constant (get_lower_partner is worked out by the compiler) and the keys stay in registers;
+// strides above 2^top_bit are skipped.
+template <unsigned kCount>
+__device__ void compare_registers(int (&key)[kCount], unsigned top_bit) {
+#pragma unroll
+  for (int bit = 31 - __builtin_clz(kCount); bit-- > 0;) {
+    if (bit <= static_cast<int>(top_bit)) {
+      const unsigned stride = 1u << bit;
+#pragma unroll
+      for (unsigned pair = 0; pair < kCount / 2; ++pair) {
+        const unsigned lower = get_lower_partner(pair, stride);
+        order_pair(key[lower], key[lower + stride]);
+      }
+    }
+  }
+}
+
+// kSteps consecutive compare steps of the merge of `size`, strides top_stride, top_stride / 2,
+// ..., lowest = top_stride / 2^(kSteps - 1), in one pass over the keys. Thread t owns the group
+// of 2^kSteps keys first, first + lowest, ..., first + (2^kSteps - 1) * lowest, with first =
+// get_first_key(t, lowest, kSteps): the keys whose indices differ from `first` only in the
+// kSteps bits of the strides, so every pair of every one of the steps lies inside one group.
+template <unsigned kSteps>
+__global__ void multistep(int *keys, unsigned size, unsigned top_stride, bool ascending) {
+  constexpr unsigned kKeys = 1u << kSteps;
+  // The grid has exactly n / 2^kSteps threads (both powers of two): one per group.
+  const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned lowest = top_stride >> (kSteps - 1);
+  const unsigned first = get_first_key(thread, lowest, kSteps);
+  // The strides are below `size`, so every key of the group has the same bit `size` as `first`:
+  // one direction serves every compare of the thread.
+  const bool flip = !sorts_ascending(first, size, ascending);
+  // Key m of the group is first + m * lowest. For each m the lanes of a warp read 32 consecutive
+  // keys, 128 bytes: consecutive threads have consecutive firsts, since lowest >= 32.
+  int key[kKeys];
+#pragma unroll
+  for (unsigned m = 0; m < kKeys; ++m) {
+    key[m] = keys[first + m * lowest];
+  }
+  // The stride lowest * 2^j is bit j of m: step j pairs key m with key m + 2^j, largest first.
+  flip_keys(key, flip);
+  compare_registers(key, kSteps - 1);
+  flip_keys(key, flip);
+#pragma unroll
+  for (unsigned m = 0; m < kKeys; ++m) {
+    keys[first + m * lowest] = key[m];
+  }
+}
+
+// Launches multistep for `steps` steps from top_stride down (1 .. kStepsPerPass): each number
+// of steps is its own compiled kernel, since the number of keys a thread holds must be known
+// when the kernel is compiled for them to stay in registers.
+void launch_multistep(int *keys, unsigned n, unsigned size, unsigned top_stride, unsigned steps,
+                      bool ascending) {
+  const unsigned groups = n >> steps;
+  const unsigned threads = std::min(groups, kThreadsPerBlock);
+  const unsigned blocks = groups / threads;
+  switch (steps) {
+    case 1:
+      multistep<1><<<blocks, threads>>>(keys, size, top_stride, ascending);
+      break;
+    case 2:
+      multistep<2><<<blocks, threads>>>(keys, size, top_stride, ascending);
+      break;
+    case 3:
+      multistep<3><<<blocks, threads>>>(keys, size, top_stride, ascending);
+      break;
+    case 4:
+      multistep<4><<<blocks, threads>>>(keys, size, top_stride, ascending);
+      break;
+    case 5:
+      multistep<5><<<blocks, threads>>>(keys, size, top_stride, ascending);
+      break;
+    default:
+      multistep<6><<<blocks, threads>>>(keys, size, top_stride, ascending);
+      break;
+  }
+  CHECK_LAUNCH();
+}
+
+// Loads this thread's keys of a tile in the thread-major layout (layout_slot with low = 0):
+// thread t gets keys 16 t .. 16 t + 15, as four 16-byte loads. A tile smaller than one thread's
+// keys (n < 16) is read key by key; the registers past its end are never paired with its keys.
+__device__ void load_thread_major(int (&key)[kKeysPerThread], const int *tile_keys,
+                                  unsigned tile_size) {
+  const unsigned first = threadIdx.x * kKeysPerThread;
+  if (tile_size >= kKeysPerThread) {
+    const int4 *fours = reinterpret_cast<const int4 *>(tile_keys + first);
+#pragma unroll
+    for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
+      const int4 four = fours[v];
+      key[4 * v] = four.x;
+      key[4 * v + 1] = four.y;
+      key[4 * v + 2] = four.z;
+      key[4 * v + 3] = four.w;
+    }
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      key[k] = k < tile_size ? tile_keys[first + k] : 0;
+    }
+  }
+}
+
+// Stores this thread's keys of a tile from the thread-major layout, as load_thread_major reads.
+__device__ void store_thread_major(int *tile_keys, const int (&key)[kKeysPerThread],
+                                   unsigned tile_size) {
+  const unsigned first = threadIdx.x * kKeysPerThread;
+  if (tile_size >= kKeysPerThread) {
+    int4 *fours = reinterpret_cast<int4 *>(tile_keys + first);
+#pragma unroll
+    for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
+      fours[v] = make_int4(key[4 * v], key[4 * v + 1], key[4 * v + 2], key[4 * v + 3]);
+    }
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      if (k < tile_size) {
+        tile_keys[first + k] = key[k];
+      }
+    }
+  }
+}
+
+// Moves this thread's keys from layout `from` to layout `to` through the block's tile in shared
+// memory: every thread stores its keys where `from` puts them and loads the ones `to` gives it.
+__device__ void exchange(int (&key)[kKeysPerThread], int *tile, unsigned from, unsigned to) {
+  // Barrier: threads may still be loading their keys of the previous exchange from the tile.
+  __syncthreads();
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    tile[padded(layout_slot(threadIdx.x, k, from))] = key[k];
+  }
+  // Barrier: every key must be in the tile before any thread loads its new ones.
+  __syncthreads();
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    key[k] = tile[padded(layout_slot(threadIdx.x, k, to))];
+  }
+}
+
+// The ascending steps that pair two lanes of a warp, in the thread-major layout: tile bits
+// top_bit down to kRegisterBits are the bits of the lane (bit kRegisterBits + c is lane bit c).
+// Each lane trades every register with lane ^ 2^c; the lower lane of the pair keeps the smaller
+// key, the upper one the larger. Lane bit c is a step of this merge when its tile bit is:
+// c + kRegisterBits <= top_bit. With 16 keys per thread the merge of 64 keys (top_bit 5) has
+// lane bits 1 and 0 (strides 32 and 16), the merge of 32 keys lane bit 0 only.
+__device__ void compare_lanes(int (&key)[kKeysPerThread], unsigned top_bit, unsigned lanes) {
+#pragma unroll
+  for (int c = 4; c >= 0; --c) {
+    if (static_cast<unsigned>(c) + kRegisterBits <= top_bit && (1u << c) < lanes) {
+      const unsigned lane_stride = 1u << c;
+      const bool lower = (threadIdx.x & lane_stride) == 0;
+#pragma unroll
+      for (unsigned k = 0; k < kKeysPerThread; ++k) {
+        // The shuffle waits until every lane of the mask has arrived, reads all their values,
+        // then hands them out: no lane can see a half-done exchange.
+        const int other = __shfl_xor_sync(lane_mask(lanes), key[k], lane_stride);
+        key[k] = lower ? min(key[k], other) : max(key[k], other);
+      }
+    }
+  }
+}
+
+// The steps of an ascending merge from stride 2^top_bit down to 1 on the block's tile. The keys
+// arrive in registers in layout `layout` (thread-major, or lane-major at low = layout) and
+// leave thread-major. Strides of 2^(kRegisterBits + 5) and more pair keys of different warps:
+// the kRegisterBits largest run in the merge's lane-major round (round_layout), on registers,
+// after which one exchange brings the keys back to the thread-major layout for the shuffle steps
+// and the last kRegisterBits steps, again on registers.
+__device__ void merge_in_block(int (&key)[kKeysPerThread], int *tile, unsigned top_bit,
+                               unsigned layout, unsigned lanes) {
+  const unsigned low = round_layout(top_bit);
+  if (low != 0) {
+    if (layout != low) {
+      exchange(key, tile, layout, low);
+    }
+    compare_registers(key, kRegisterBits - 1);
+    top_bit = low - 1;
+    layout = low;
+  }
+  if (layout != 0) {
+    exchange(key, tile, layout, 0);
+  }
+  compare_lanes(key, top_bit, lanes);
+  compare_registers(key, top_bit < kRegisterBits ? top_bit : kRegisterBits - 1);
+}
+
+// Sizes 2 .. kKeysPerThread (or the tile, if smaller): every pair lies inside one thread's
+// registers. Thread-major, register k holds key first + k, so each pair's direction comes from
+// its index (sorts_ascending), different for different registers up to size 8.
+__device__ void sort_thread_keys(int (&key)[kKeysPerThread], unsigned first, unsigned tile_size,
+                                 bool ascending) {
+#pragma unroll
+  for (unsigned size = 2; size <= kKeysPerThread; size *= 2) {
+    if (size > tile_size) {
+      break;
+    }
+#pragma unroll
+    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
+#pragma unroll
+      for (unsigned k = 0; k < kKeysPerThread; ++k) {
+        if ((k & stride) == 0) {
+          compare_and_swap(key, k, k + stride, sorts_ascending(first + k, size, ascending));
+        }
+      }
+    }
+  }
+}
+
+// Sorts every tile: all steps of the sizes 2 .. tile size. Even tiles come out ascending and
+// odd ones descending (sorts_ascending), so each pair of neighbouring tiles is a bitonic
+// sequence, ready for the first merge above the tile. When n <= kTileSize there is one block,
+// its last size is n, and the whole array comes out sorted.
+__global__ void __launch_bounds__(kBlockThreads)
+    block_sort(int *keys, unsigned tile_size, bool ascending) {
+  // The block's tile in shared memory, for the exchanges between layouts.
+  __shared__ int tile[padded(kTileSize)];
+  const unsigned tile_start = blockIdx.x * tile_size;
+  const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
+  const unsigned lanes = warp_lanes(blockDim.x);
+  int key[kKeysPerThread];
+  load_thread_major(key, keys + tile_start, tile_size);
+  sort_thread_keys(key, first, tile_size, ascending);
+  // The larger sizes, each one merge. Bit `size` of every key of a thread is a bit of the
+  // thread's index here (size > kKeysPerThread): one direction per thread and merge, which
+  // flip_keys turns into ascending steps. The keys travel between threads in the merge's
+  // exchanges, flipped, and stay right: every layout puts bit size_bit - kRegisterBits of the
+  // thread's index at tile bit size_bit (a round's register bits end just below size_bit), so a
+  // key moves only between threads that agree on its direction and have flipped it alike.
+  // The loop is unrolled over every size a tile has, so that each merge's layouts are constants.
+  bool flipped = false;
+#pragma unroll
+  for (unsigned size_bit = kRegisterBits + 1; size_bit <= kTileBits; ++size_bit) {
+    const unsigned size = 1u << size_bit;
+    if (size > tile_size) {
+      break;
+    }
+    const bool flip = !sorts_ascending(first, size, ascending);
+    flip_keys(key, flip != flipped);
+    flipped = flip;
+    merge_in_block(key, tile, size_bit - 1, 0, lanes);
+  }
+  flip_keys(key, flipped);
+  store_thread_major(keys + tile_start, key, tile_size);
+}
+
+// The strides of the merge of `size` that stay inside a tile: tile size / 2 down to 1. Only runs
+// above the tile (n > kTileSize), so the tile is always kTileSize keys.
+__global__ void __launch_bounds__(kBlockThreads)
+    block_merge(int *keys, unsigned size, bool ascending) {
+  __shared__ int tile[padded(kTileSize)];
+  const unsigned tile_start = blockIdx.x * kTileSize;
+  // size > kTileSize, so every key of the tile has the same bit `size`: one direction.
+  const bool flip = !sorts_ascending(tile_start, size, ascending);
+  // Load straight into the layout of the merge's round (the tile's top kRegisterBits bits in
+  // registers): each load of a warp is 128 consecutive bytes.
+  const unsigned top_low = round_layout(kTileBits - 1);
+  int key[kKeysPerThread];
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    key[k] = keys[tile_start + layout_slot(threadIdx.x, k, top_low)];
+  }
+  flip_keys(key, flip);
+  merge_in_block(key, tile, kTileBits - 1, top_low, kWarpSize);
+  flip_keys(key, flip);
+  store_thread_major(keys + tile_start, key, kTileSize);
+}
+
+// Keeps, at every index i, the smaller (`smaller`) or the larger of this GPU's key and the
+// partner GPU's key at i: every compare of an exchange at once, each GPU writing its own side.
+// One thread per key; n <= 2^30, so n / 256 blocks fit the grid.
+__global__ void keep_half(int *keys, const int *received, unsigned n, bool smaller) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    keys[i] = smaller ? min(keys[i], received[i]) : max(keys[i], received[i]);
+  }
+}
+
+// The merge of n keys that form a bitonic sequence into the requested order: the launches of
+// for_each_merge_launch (bitonic_index.h), as bitonic_sort makes them.
+void bitonic_merge(int *keys, unsigned n, bool ascending) {
+  for_each_merge_launch(n, [&](const Launch &launch) {
+    switch (launch.kernel) {
+      case Kernel::block_sort:
+        // n is a tile or less: one block sorts all of it.
+        block_sort<<<1, std::max(1u, n / kKeysPerThread)>>>(keys, n, ascending);
+        CHECK_LAUNCH();
+        break;
+      case Kernel::multistep:
+        launch_multistep(keys, n, launch.size, launch.stride, launch.steps, ascending);
+        break;
+      case Kernel::block_merge:
+        block_merge<<<n / kTileSize, kBlockThreads>>>(keys, launch.size, ascending);
+        CHECK_LAUNCH();
+        break;
+    }
+  });
+}
+
+// NCCL's calls return an ncclResult_t: a failure becomes a FatalError naming the call, like
+// CUDA_CHECK's (exit code 3).
+void check_nccl(ncclResult_t result, const char *call) {
+  if (result != ncclSuccess) {
+    throw FatalError(kExitCudaError, std::string(call) + " failed: " + ncclGetErrorString(result));
+  }
+}
+
+}  // namespace
+
+void bitonic_sort(int *keys, unsigned n, bool ascending) {
+  // A single key is sorted already.
+  if (n < 2) {
+    return;
+  }
+  // The in-block kernels run one block per tile, kKeysPerThread keys per thread (one thread
+  // for a tile smaller than that).
+  const unsigned tile_size = std::min(n, kTileSize);
+  const unsigned tiles = n / tile_size;
+  const unsigned tile_threads = std::max(1u, tile_size / kKeysPerThread);
+  // The launches in the order for_each_launch gives (bitonic_index.h), each one its kernel.
+  for_each_launch(n, [&](const Launch &launch) {
+    switch (launch.kernel) {
+      case Kernel::block_sort:
+        // Every size up to the tile, in one launch.
+        block_sort<<<tiles, tile_threads>>>(keys, tile_size, ascending);
+        CHECK_LAUNCH();
+        break;
+      case Kernel::multistep:
+        // Strides of a tile or more pair keys of different tiles: up to kStepsPerPass of them
+        // per launch, each launch a barrier between its steps and the next ones.
+        launch_multistep(keys, n, launch.size, launch.stride, launch.steps, ascending);
+        break;
+      case Kernel::block_merge:
+        // The strides below the tile: one launch for all of them.
+        block_merge<<<tiles, kBlockThreads>>>(keys, launch.size, ascending);
+        CHECK_LAUNCH();
+        break;
+    }
+  });
+}
+
+// What the GPUs of a sort share (stage.h): communicator g of one NCCL clique, on device g, and on
+// each device a stream for NCCL's transfers, a buffer for the partner's keys, and two events
+// that order that stream with the kernels on the device's default stream.
+struct GpuTeam {
+  unsigned per_gpu = 0;
+  std::vector<ncclComm_t> comms;
+  std::vector<cudaStream_t> streams;
+  std::vector<int *> received;
+  std::vector<cudaEvent_t> sorted, arrived;
+  // Frees what was made, on error too (a destructor reports nothing: see cuda_buffers.h).
+  ~GpuTeam() {
+    for (unsigned g = 0; g < comms.size(); ++g) {
+      ncclCommDestroy(comms[g]);
+    }
+    for (unsigned g = 0; g < streams.size(); ++g) {
+      cudaSetDevice(static_cast<int>(g));
+      cudaStreamDestroy(streams[g]);
+      cudaFree(received[g]);
+      cudaEventDestroy(sorted[g]);
+      cudaEventDestroy(arrived[g]);
+    }
+  }
+};
+
+GpuTeam *make_gpu_team(unsigned gpus, unsigned per_gpu) {
+  auto team = std::make_unique<GpuTeam>();
+  team->per_gpu = per_gpu;
+  // One communicator per device of this process, rank g on device g.
+  std::vector<ncclComm_t> comms(gpus);
+  std::vector<int> devices(gpus);
+  for (unsigned g = 0; g < gpus; ++g) {
+    devices[g] = static_cast<int>(g);
+  }
+  check_nccl(ncclCommInitAll(comms.data(), static_cast<int>(gpus), devices.data()),
+             "ncclCommInitAll");
+  team->comms = comms;
+  for (unsigned g = 0; g < gpus; ++g) {
+    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    team->streams.push_back(nullptr);
+    team->received.push_back(nullptr);
+    team->sorted.push_back(nullptr);
+    team->arrived.push_back(nullptr);
+    CUDA_CHECK(cudaStreamCreateWithFlags(&team->streams[g], cudaStreamNonBlocking));
+    CUDA_CHECK(cudaMalloc(&team->received[g], per_gpu * sizeof(int)));
+    CUDA_CHECK(cudaEventCreateWithFlags(&team->sorted[g], cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventCreateWithFlags(&team->arrived[g], cudaEventDisableTiming));
+  }
+  return team.release();
+}
+
+void free_gpu_team(GpuTeam *team) {
+  delete team;
+}
+
+namespace {
+
+// Every GPU sends its keys to its partner (rank g ^ rank_stride) and receives the partner's
+// into team.received[g]. This one host thread drives every GPU, so the sends and receives go in
+// one NCCL group: NCCL starts them together when the group ends, where a lone ncclSend would
+// wait for a receive that the thread has not posted yet.
+void exchange_keys(const GpuTeam &team, int *const *keys, unsigned rank_stride) {
+  const unsigned gpus = static_cast<unsigned>(team.comms.size());
+  for (unsigned g = 0; g < gpus; ++g) {
+    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    // NCCL's stream waits for the kernels already launched on this device (the sort, the last
+    // merge or keep_half), which write the keys it sends.
+    CUDA_CHECK(cudaEventRecord(team.sorted[g], 0));
+    CUDA_CHECK(cudaStreamWaitEvent(team.streams[g], team.sorted[g], 0));
+  }
+  check_nccl(ncclGroupStart(), "ncclGroupStart");
+  for (unsigned g = 0; g < gpus; ++g) {
+    const int partner = static_cast<int>(partner_rank(g, rank_stride));
+    check_nccl(ncclSend(keys[g], team.per_gpu, ncclInt32, partner, team.comms[g], team.streams[g]),
+               "ncclSend");
+    check_nccl(ncclRecv(team.received[g], team.per_gpu, ncclInt32, partner, team.comms[g],
+                        team.streams[g]),
+               "ncclRecv");
+  }
+  check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+  for (unsigned g = 0; g < gpus; ++g) {
+    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    // The kernels launched next on this device (keep_half, which overwrites the keys just
+    // sent) wait until both transfers are done.
+    CUDA_CHECK(cudaEventRecord(team.arrived[g], team.streams[g]));
+    CUDA_CHECK(cudaStreamWaitEvent(0, team.arrived[g], 0));
+  }
+}
+
+}  // namespace
+
+void bitonic_sort_gpus(GpuTeam *team, int *const *keys, bool ascending) {
+  const unsigned gpus = static_cast<unsigned>(team->comms.size());
+  const unsigned n = team->per_gpu;
+  // The sizes up to n never leave a GPU: each sorts its keys, GPU g in the direction its merge
+  // of size n has in the whole network (group_ascending of one GPU), all GPUs at once (the
+  // launches return at once).
+  for (unsigned g = 0; g < gpus; ++g) {
+    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    bitonic_sort(keys[g], n, group_ascending(g, 1, ascending));
+  }
+  for_each_exchange(gpus, [&](const Exchange &exchange) {
+    exchange_keys(*team, keys, exchange.rank_stride);
+    for (unsigned g = 0; g < gpus; ++g) {
+      CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+      const bool up = group_ascending(g, exchange.span, ascending);
+      keep_half<<<(n + 255) / 256, 256>>>(keys[g], team->received[g], n,
+                                          keeps_smaller_half(g, exchange.rank_stride, up));
+      CHECK_LAUNCH();
+      // After the last exchange of a merge size (rank stride 1) the strides left, n / 2 .. 1,
+      // pair keys of one GPU, whose n keys now form a bitonic sequence: a merge sorts them.
+      if (exchange.rank_stride == 1) {
+        bitonic_merge(keys[g], n, up);
+      }
+    }
+  });
+}
