@@ -101,15 +101,14 @@ TimedRun time_device_sort(const PairSort &sort, bool with_indices, bool pad_to_p
   return run;
 }
 
-namespace {
-
-// Waits for everything launched on devices 0 .. gpus - 1.
 void synchronize_devices(unsigned gpus) {
   for (unsigned g = 0; g < gpus; ++g) {
     CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
     CUDA_CHECK(cudaDeviceSynchronize());
   }
 }
+
+namespace {
 
 double milliseconds_between(std::chrono::steady_clock::time_point start,
                             std::chrono::steady_clock::time_point end) {

@@ -56,6 +56,9 @@ TimedRun time_device_sort(const PairSort &sort, bool with_indices, bool pad_to_p
                           const std::vector<int> &input, std::uint64_t segment, bool ascending,
                           int warmups, int reps, std::uint64_t kept = 0, bool floats = false);
 
+// Waits for everything launched on devices 0 .. gpus - 1 (leaves the last one current).
+void synchronize_devices(unsigned gpus);
+
 // time_device_sort for a sort across devices 0 .. gpus - 1: the input, padded to a power of two
 // of at least `gpus` keys, is cut into gpus parts of equal length, part g on device g. There is
 // no event that spans devices, so the times are the host's clock, from when every device holds its

@@ -28,13 +28,6 @@ void check_nccl(ncclResult_t result, const char *call) {
   }
 }
 
-void synchronize_all(int gpus) {
-  for (int g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(g));
-    CUDA_CHECK(cudaDeviceSynchronize());
-  }
-}
-
 int run(int gpus, int reps) {
   std::vector<ncclComm_t> comms(gpus);
   std::vector<int> devices(gpus);
@@ -56,7 +49,7 @@ int run(int gpus, int reps) {
   for (std::size_t count = std::size_t{1} << 16; count <= most; count *= 4) {
     std::vector<double> times;
     for (int rep = 0; rep <= reps; ++rep) {
-      synchronize_all(gpus);
+      synchronize_devices(static_cast<unsigned>(gpus));
       const auto start = std::chrono::steady_clock::now();
       check_nccl(ncclGroupStart(), "ncclGroupStart");
       for (int g = 0; g < gpus; ++g) {
@@ -65,7 +58,7 @@ int run(int gpus, int reps) {
                    "ncclRecv");
       }
       check_nccl(ncclGroupEnd(), "ncclGroupEnd");
-      synchronize_all(gpus);
+      synchronize_devices(static_cast<unsigned>(gpus));
       const auto end = std::chrono::steady_clock::now();
       // The first exchange is the warm-up.
       if (rep > 0) {
