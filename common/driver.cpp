@@ -97,6 +97,11 @@ Report describe_run(const Algorithm &algorithm, const TimedRun &run, const Optio
   report.reps = options.reps;
   report.sort_ms = run.sort_ms;
   report.total_ms = run.total_ms;
+  if (run.exchange_ms >= 0) {
+    // Each GPU sends all its keys, padded_n / gpus of them, in an exchange.
+    report.exchange_ms = run.exchange_ms;
+    report.exchange_bytes = run.padded_n / gpus * sizeof(int);
+  }
   return report;
 }
 

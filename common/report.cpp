@@ -45,6 +45,10 @@ double mkeys_per_second(const Report &report) {
   return report.sort_ms > 0 ? report.n / (report.sort_ms * 1e3) : 0;
 }
 
+double exchange_gb_per_second(const Report &report) {
+  return report.exchange_ms > 0 ? report.exchange_bytes / (report.exchange_ms * 1e6) : -1;
+}
+
 double effective_gb_per_second(const Report &report) {
   if (report.passes < 0 || report.sort_ms <= 0) {
     return -1;
@@ -99,6 +103,11 @@ void print_text(std::ostream &out, const Report &report) {
     out << "bandwidth     " << fixed(bandwidth, 1) << " GB/s effective (" << report.passes
         << " passes x 8 bytes x " << report.padded_n << " keys / sort time)\n";
   }
+  if (report.exchange_ms >= 0) {
+    out << "exchange      " << fixed(report.exchange_ms, 4) << " ms, the sort's last between GPUs ("
+        << report.exchange_bytes << " bytes each way per GPU, "
+        << fixed(exchange_gb_per_second(report), 1) << " GB/s one way)\n";
+  }
   out << "validation    " << report.validation << "\n";
 }
 
@@ -133,6 +142,13 @@ const Column kColumns[] = {
     {"effective_gb_s",
      [](const Report &r) {
        const double rate = effective_gb_per_second(r);
+       return rate < 0 ? std::string() : fixed(rate, 3);
+     }},
+    {"exchange_ms",
+     [](const Report &r) { return r.exchange_ms < 0 ? std::string() : fixed(r.exchange_ms, 6); }},
+    {"exchange_gb_s",
+     [](const Report &r) {
+       const double rate = exchange_gb_per_second(r);
        return rate < 0 ? std::string() : fixed(rate, 3);
      }},
     {"validation", [](const Report &r) { return r.validation; }},

@@ -34,6 +34,10 @@ struct Report {
   bool on_host = false;
   double sort_ms = 0;
   double total_ms = 0;
+  // A sort across GPUs: the time of its last exchange between GPUs, and the bytes each GPU sent
+  // in it; negative (exchange_ms) when there was none.
+  double exchange_ms = -1;
+  std::uint64_t exchange_bytes = 0;
   // "pass", "FAIL" or "skipped".
   std::string validation;
   std::string cuda_runtime;
@@ -44,6 +48,9 @@ struct Report {
 double mkeys_per_second(const Report &report);
 // passes x 8 bytes x padded_n / sort time, in GB/s (10^9 bytes); negative when passes unknown.
 double effective_gb_per_second(const Report &report);
+// A sort across GPUs: the bytes each GPU sent in its last exchange / the exchange's time, in GB/s
+// one way; negative when there was no exchange.
+double exchange_gb_per_second(const Report &report);
 
 void print_text(std::ostream &out, const Report &report);
 void print_csv_header(std::ostream &out);

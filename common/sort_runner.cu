@@ -138,7 +138,7 @@ TimedRun time_gpus_sort(const GpusSort &sort, unsigned gpus, const std::vector<i
   PinnedBuffer host_input(n);
   PinnedBuffer host_output(n);
   std::memcpy(host_input.data(), input.data(), n * sizeof(int));
-  std::vector<double> sort_ms, total_ms;
+  std::vector<double> sort_ms, total_ms, exchange_ms;
   for (int run_index = 0; run_index < warmups + reps; ++run_index) {
     const auto start = std::chrono::steady_clock::now();
     for (unsigned g = 0; g < gpus; ++g) {
@@ -152,7 +152,7 @@ TimedRun time_gpus_sort(const GpusSort &sort, unsigned gpus, const std::vector<i
     synchronize_devices(gpus);
     const auto sort_start = std::chrono::steady_clock::now();
     reset_launch_count();
-    sort(keys, static_cast<unsigned>(per_gpu), ascending);
+    const double exchange = sort(keys, static_cast<unsigned>(per_gpu), ascending);
     run.launches = launch_count();
     synchronize_devices(gpus);
     const auto sort_end = std::chrono::steady_clock::now();
@@ -168,11 +168,13 @@ TimedRun time_gpus_sort(const GpusSort &sort, unsigned gpus, const std::vector<i
     if (run_index >= warmups) {
       sort_ms.push_back(milliseconds_between(sort_start, sort_end));
       total_ms.push_back(milliseconds_between(start, end));
+      exchange_ms.push_back(exchange);
     }
   }
   CUDA_CHECK(cudaSetDevice(0));
   run.output.assign(host_output.data(), host_output.data() + n);
   run.sort_ms = median(sort_ms);
   run.total_ms = median(total_ms);
+  run.exchange_ms = median(exchange_ms);
   return run;
 }

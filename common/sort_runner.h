@@ -27,9 +27,10 @@ using TopSort = std::function<void(int *keys, int *indices, unsigned n, unsigned
                                    unsigned top, bool ascending)>;
 
 // A sort of keys spread over GPUs (--gpus, v12_multi_gpu): keys[g] holds the g-th part of the
-// array, per_gpu keys, on device g.
+// array, per_gpu keys, on device g. Returns the milliseconds of its last exchange of keys between
+// GPUs, or a negative number when it made none.
 using GpusSort =
-    std::function<void(const std::vector<int *> &keys, unsigned per_gpu, bool ascending)>;
+    std::function<double(const std::vector<int *> &keys, unsigned per_gpu, bool ascending)>;
 
 struct TimedRun {
   // The first n keys, or the first `kept` of each array (time_device_sort).
@@ -41,6 +42,8 @@ struct TimedRun {
   unsigned long long launches = 0;
   double sort_ms = 0;
   double total_ms = 0;
+  // A sort across GPUs: the median time of its last exchange between GPUs; negative when none.
+  double exchange_ms = -1;
 };
 
 // pad_to_power_of_two: sort next_power_of_two(n) keys, the extra ones set to padding_value();

@@ -82,3 +82,7 @@ void free_gpu_team(GpuTeam *team);
 // bitonic_sort, it only launches kernels and NCCL transfers, and returns without waiting; the
 // current device is left changed.
 void bitonic_sort_gpus(GpuTeam *team, int *const *keys, bool ascending);
+// The milliseconds that the last exchange of the team's last sort took on the GPU that was
+// ready for it last (the others also waited for their partners), after waiting for it to end;
+// -1 on one GPU, which exchanges nothing. For the report's exchange line.
+float last_exchange_ms(const GpuTeam *team);

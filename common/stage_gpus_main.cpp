@@ -19,6 +19,7 @@ int main(int argc, char **argv) {
       team.reset(make_gpu_team(static_cast<unsigned>(keys.size()), per_gpu));
     }
     bitonic_sort_gpus(team.get(), keys.data(), ascending);
+    return static_cast<double>(last_exchange_ms(team.get()));
   };
   return run_program(argc, argv, STAGE_NAME, {stage});
 }

@@ -29,6 +29,12 @@ does not make.
   floats         v11_float_keys's sort, argsort and top-k of floats (--type float) against the same
                  of ints, v10_top_k's of ints, and torch.sort and torch.topk on float32 rows,
                  for arrays of 128, 1024 and 4096 keys, 2^27 keys in all (chapter 13)
+  gpus           v12_multi_gpu on one GPU (2^30 keys) and on two (2^30 and 2^31), v7_register_tile
+                 and the copy baseline on one (2^30): the sort across GPUs, its last exchange
+                 as the program times it, and the parts of the time model; needs two GPUs
+                 (chapter 14)
+  exchange       tools/nccl_exchange on GPUs 0 and 1: the grouped ncclSend and ncclRecv of
+                 v12_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 14)
   spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
                  how far apart two measurements of one program fall (chapter 15)
   distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 12)
@@ -311,6 +317,61 @@ def floats(runner):
     return records
 
 
+def gpu_link():
+    """How GPUs 0 and 1 are joined, as `nvidia-smi topo -m` names it (NV18: 18 NVLinks; PIX,
+    PHB, SYS: PCIe paths), or 'unknown'."""
+    try:
+        result = subprocess.run(["nvidia-smi", "topo", "-m"], capture_output=True, text=True,
+                                timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    for line in result.stdout.splitlines():
+        fields = line.split()
+        # The row of GPU0: its name, then one column per GPU ("X" for itself), GPU1's second.
+        if len(fields) > 2 and fields[0] == "GPU0":
+            return fields[2]
+    return "unknown"
+
+
+def with_link(records):
+    """The records with the link between GPUs 0 and 1 and NCCL_NVLS_ENABLE as this run had it
+    (the course measures with NVLink multicast off: NCCL_NVLS_ENABLE=0)."""
+    link, multicast = gpu_link(), os.environ.get("NCCL_NVLS_ENABLE", "unset")
+    return [{**record, "nccl_nvls_enable": multicast, "link": link} for record in records]
+
+
+def gpus(runner):
+    """v12_multi_gpu across one and two GPUs, with v7_register_tile and the copy alone."""
+    stage = course.program_command(runner.build, "v12_multi_gpu")
+    runs = [("copy", course.program_command(runner.build, "copy") + ["--log2", "30"]),
+            ("v7_register_tile", stage_program(runner.build, "v7_register_tile") +
+             ["--log2", "30"]),
+            ("1 GPU", stage + ["--gpus", "1", "--log2", "30"]),
+            ("2 GPUs", stage + ["--gpus", "2", "--log2", "30"]),
+            ("2 GPUs", stage + ["--gpus", "2", "--log2", "31"])]
+    return with_link([runner.record("gpus", variant, command + ["--reps", "5"])
+                      for variant, command in runs])
+
+
+def exchange(runner):
+    """tools/nccl_exchange --gpus 2 --reps 5: one record per size."""
+    command = [os.path.join(runner.build, "tools", "nccl_exchange"), "--gpus", "2", "--reps",
+               "5"]
+    result = subprocess.run(command, capture_output=True, text=True)
+    rows = list(csv.DictReader(result.stdout.strip().splitlines()))
+    if result.returncode != 0 or not rows:
+        sys.exit(f"{' '.join(command)} failed with exit code {result.returncode}:\n"
+                 f"{result.stderr}")
+    records = []
+    for row in rows:
+        print(f"exchange|{row['bytes_per_gpu']}|{row['exchange_ms']}|{row['gb_s_one_way']}",
+              file=sys.stderr, flush=True)
+        records.append({"experiment": "exchange", **row,
+                        "device": course.nvidia_smi("name"), "nvidia_driver": runner.driver,
+                        "date": runner.date})
+    return with_link(records)
+
+
 def spread(runner):
     records = []
     for q in (11, 15, 17, 20):
@@ -367,7 +428,8 @@ def small_arrays(runner):
 
 EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v7_padding": v7_padding, "v8_mapping": v8_mapping, "segments": segments,
-               "argsorts": argsorts, "tops": tops, "floats": floats,
+               "argsorts": argsorts, "tops": tops, "floats": floats, "gpus": gpus,
+               "exchange": exchange,
                "spread": spread, "distributions": distributions,
                "unpadded": unpadded_programs, "barriers": barriers, "copy": copy,
                "small_arrays": small_arrays}

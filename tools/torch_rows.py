@@ -136,6 +136,7 @@ def main():
               "type": "float32" if given.type == "float" else "int32", "launches": "",
               "passes": "", "reps": given.reps, "sort_ms": f"{sort_ms:.6f}", "total_ms": "",
               "mkeys_per_s": f"{n / (sort_ms * 1e3):.3f}", "effective_gb_s": "",
+              "exchange_ms": "", "exchange_gb_s": "",
               "validation": "FAIL" if wrong else "pass", "cuda_runtime": torch.version.cuda,
               "cuda_driver": ""}
     if given.csv:

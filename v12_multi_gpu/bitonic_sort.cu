@@ -475,8 +475,9 @@ GpuTeam *make_gpu_team(unsigned gpus, unsigned per_gpu) {
     team->arrived.push_back(nullptr);
     CUDA_CHECK(cudaStreamCreateWithFlags(&team->streams[g], cudaStreamNonBlocking));
     CUDA_CHECK(cudaMalloc(&team->received[g], per_gpu * sizeof(int)));
-    CUDA_CHECK(cudaEventCreateWithFlags(&team->sorted[g], cudaEventDisableTiming));
-    CUDA_CHECK(cudaEventCreateWithFlags(&team->arrived[g], cudaEventDisableTiming));
+    // Events that keep their time: last_exchange_ms reads how long an exchange took.
+    CUDA_CHECK(cudaEventCreate(&team->sorted[g]));
+    CUDA_CHECK(cudaEventCreate(&team->arrived[g]));
   }
   return team.release();
 }
@@ -520,6 +521,21 @@ void exchange_keys(const GpuTeam &team, int *const *keys, unsigned rank_stride) 
 }
 
 }  // namespace
+
+float last_exchange_ms(const GpuTeam *team) {
+  // On GPU g, the time from its keys being ready (sorted[g]) to its partner's having arrived
+  // (arrived[g]). A GPU whose partner was ready later waited for it too; the GPU that was ready
+  // last waited for no one, so the shortest of these times is the transfer alone.
+  float shortest = -1;
+  for (unsigned g = 0; team->comms.size() > 1 && g < team->comms.size(); ++g) {
+    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    CUDA_CHECK(cudaEventSynchronize(team->arrived[g]));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, team->sorted[g], team->arrived[g]));
+    shortest = shortest < 0 ? ms : std::min(shortest, ms);
+  }
+  return shortest;
+}
 
 void bitonic_sort_gpus(GpuTeam *team, int *const *keys, bool ascending) {
   const unsigned gpus = static_cast<unsigned>(team->comms.size());

@@ -1,7 +1,8 @@
 // gpu suite, stages that sort across GPUs (v12_multi_gpu): bitonic_sort_gpus, run through the
 // same padding, transfer and timing code as the stage's program with --gpus P
 // (common/sort_runner, time_gpus_sort), must give exactly what std::sort gives, and make exactly
-// the launches launches_per_gpus_sort says. On one GPU (P = 1, any machine with a GPU): every
+// the launches launches_per_gpus_sort says, and time an exchange exactly when there is one
+// (last_exchange_ms). On one GPU (P = 1, any machine with a GPU): every
 // power of two up to 2^20, lengths that are not powers of two, every distribution, both orders.
 // The test cases named "two GPUs" run the same on P = 2; meson.build runs them as their own test,
 // which reports SKIP where there are fewer than two GPUs (gpu_main.cpp, COURSE_MIN_GPUS).
@@ -35,6 +36,7 @@ void check_sort(Teams &teams, unsigned gpus, std::uint64_t n, Distribution distr
                         make_gpu_team(static_cast<unsigned>(keys.size()), per_gpu), free_gpu_team));
     }
     bitonic_sort_gpus(teams.at(per_gpu).get(), keys.data(), up);
+    return static_cast<double>(last_exchange_ms(teams.at(per_gpu).get()));
   };
   // No warm-up and one run: the tests check results, the programs measure time.
   const TimedRun run = time_gpus_sort(sort, gpus, input, ascending, 0, 1);
@@ -44,6 +46,12 @@ void check_sort(Teams &teams, unsigned gpus, std::uint64_t n, Distribution distr
   CHECK_MESSAGE(validation.passed(), describe_mismatches(validation, n, "std::sort"));
   const std::uint64_t padded = std::max<std::uint64_t>(next_power_of_two(n), gpus);
   CHECK(run.launches == launches_per_gpus_sort(static_cast<unsigned>(padded / gpus), gpus));
+  // One GPU exchanges nothing; more take a time for the last exchange.
+  if (gpus == 1) {
+    CHECK(run.exchange_ms < 0);
+  } else {
+    CHECK(run.exchange_ms > 0);
+  }
 }
 
 void check_sizes(unsigned gpus) {
