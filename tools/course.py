@@ -107,6 +107,60 @@ def stage_names():
     return [stage.name for stage in stages()]
 
 
+VARIANTS_FILE = os.path.join(TOOLS, "variants.txt")
+
+
+class Variant:
+    """One entry of tools/variants.txt: its name (the program's), the stage it edits, what it
+    changes, and its edits of the stage's bitonic_index.h, [(old, new)]."""
+
+    def __init__(self, name, stage, what):
+        self.name, self.stage, self.what, self.edits = name, stage, what, []
+
+    def edited(self, header):
+        """The text `header` with every edit made; ValueError unless each old text is in it
+        exactly once (a stage that has moved on stops the experiment instead of measuring
+        something else)."""
+        for old, new in self.edits:
+            if header.count(old) != 1:
+                raise ValueError(f"{self.name}: {self.stage}/bitonic_index.h holds {old!r} "
+                                 f"{header.count(old)} times, not once (tools/variants.txt)")
+            header = header.replace(old, new)
+        return header
+
+
+def variants(path=VARIANTS_FILE):
+    """{name: Variant} of tools/variants.txt, in its order."""
+    found = {}
+    with open(path) as file:
+        for number, line in enumerate(file, start=1):
+            if not line.strip() or line.strip().startswith("#"):
+                continue
+            if not line.startswith(" "):
+                fields = [field.strip() for field in line.split("|")]
+                if len(fields) != 3:
+                    raise ValueError(f"variants.txt:{number}: expected 'name | stage | what'")
+                found[fields[0]] = Variant(*fields)
+                last = fields[0]
+                continue
+            old, arrow, new = line.strip().partition(" => ")
+            if not found or not arrow or not old:
+                raise ValueError(f"variants.txt:{number}: expected an indented 'OLD => NEW' "
+                                 "under a variant's line")
+            found[last].edits.append((old, new))
+    return found
+
+
+def variant_program(build, name):
+    """Builds the variant `name` of tools/variants.txt through Meson (not built by default) and
+    returns its program's path; stops with the compiler's message if it does not build."""
+    result = subprocess.run(["meson", "compile", "-C", build, name], capture_output=True,
+                            text=True)
+    if result.returncode != 0:
+        sys.exit(f"building {name} failed:\n{(result.stdout + result.stderr)[-3000:]}")
+    return os.path.join(build, "tools", name)
+
+
 def course_stage_names():
     """The stages that are part of the course's text: those with a chapter. A stage of your own
     without one (its line in stages.txt says -) is built and tested, but left out of the

@@ -48,18 +48,16 @@ does not make.
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
                  each, taking turns: which is faster beyond the spread of the runs (chapter 15)
 
-A variant of a stage is built from a copy of the stage's folder in which constants of
-bitonic_index.h are changed (or, for the tile without padding, one line of it), each matched
-exactly as the stage declares it, compiled with nvcc against the build's common libraries, so that
-it is the stage's own code but for those constants. Each experiment writes OUT/EXPERIMENT.csv: the
+A variant of a stage is one of tools/variants.txt: the stage's own code but for the lines of its
+bitonic_index.h that the entry edits (constants, or the tile's padding), each matched exactly as
+the stage declares it, built by Meson with the stage's flags when an experiment asks for it
+(`meson compile -C build v7_unpadded`). Each experiment writes OUT/EXPERIMENT.csv: the
 programs' own CSV records (common/report.cpp) with the experiment, the variant, the NVIDIA
 driver and the date; docs/generate.py makes the chapters' tables from them.
 """
 import argparse
 import csv
-import glob
 import os
-import shutil
 import subprocess
 import sys
 
@@ -68,69 +66,20 @@ import course
 SIZES = [20, 24, 27, 29]
 
 
-def replace_once(stage, text, old, new):
-    """text with its one occurrence of `old` replaced by `new`; stops if there is none."""
-    if text.count(old) != 1:
-        sys.exit(f"{stage}/bitonic_index.h does not hold {old!r} once")
-    return text.replace(old, new)
-
-
 class Runner:
     def __init__(self, arguments):
         self.build = arguments.build
-        self.arch = arguments.arch
-        self.folder = os.path.join(arguments.build, "experiments")
         self.driver = course.nvidia_driver()
         self.date = course.today()
         self.spread_runs = arguments.spread_runs
         self.distribution_sizes = [int(q) for q in arguments.distribution_sizes.split(",")]
         self.torch_missing = False
 
-    def variant(self, stage, name, constants):
-        """Builds `stage` with `constexpr unsigned NAME = NEW;` in its bitonic_index.h for each
-        NAME: (AS_BUILT, NEW) of `constants`; returns the program's path. The declaration as
-        built is matched exactly, so a stage whose constant has moved on stops the experiment
-        instead of measuring something else."""
-        def edit(text):
-            for constant, (as_built, value) in constants.items():
-                text = replace_once(stage, text, f"constexpr unsigned {constant} = {as_built};",
-                                    f"constexpr unsigned {constant} = {value};")
-            return text
-        return self.edited(stage, name, edit)
-
-    def variant_with(self, stage, name, old, new):
-        """Builds `stage` with the text `old` of its bitonic_index.h replaced by `new`."""
-        return self.edited(stage, name, lambda text: replace_once(stage, text, old, new))
-
-    def edited(self, stage, name, edit):
-        """Copies `stage` to a folder `name`, rewrites its bitonic_index.h with `edit(text)` and
-        builds it; returns the program's path."""
-        target = os.path.join(self.folder, name)
-        shutil.rmtree(target, ignore_errors=True)
-        shutil.copytree(os.path.join(course.ROOT, stage), target)
-        header = os.path.join(target, "bitonic_index.h")
-        with open(header) as file:
-            text = edit(file.read())
-        with open(header, "w") as file:
-            file.write(text)
-        return self.compile(stage, target, name)
-
-    def compile(self, stage, folder, name):
-        common = os.path.join(course.ROOT, "common")
-        # The main() of the stage's own program, as its entry in stages.txt names it.
-        main = next(entry.main for entry in course.stages() if entry.name == stage)
-        program = os.path.join(folder, name)
-        # The objects of the build's common libraries (Meson's archives are thin: they only
-        # name these files).
-        objects = sorted(glob.glob(os.path.join(self.build, "common", "libcommon_*.a.p", "*.o")))
-        command = ["nvcc", "-O3", "-std=c++17", f"-arch={self.arch}", "-I", common, "-I", folder,
-                   f'-DSTAGE_NAME="{name}"', os.path.join(folder, "bitonic_sort.cu"),
-                   os.path.join(common, main)] + objects + ["-o", program]
-        result = subprocess.run(command, capture_output=True, text=True)
-        if result.returncode != 0:
-            sys.exit(f"building {name} failed:\n{result.stderr[-3000:]}")
+    def variant(self, name):
+        """The command of the variant `name` of tools/variants.txt, built through Meson."""
+        program = course.variant_program(self.build, name)
         print(f"built {name}", file=sys.stderr, flush=True)
-        return program
+        return [program]
 
     def torch_records(self, experiment, arguments):
         """[the record of torch.sort on rows, or with --top of torch.topk] (tools/torch_rows.py
@@ -177,54 +126,36 @@ def sweep(runner, experiment, programs, sizes=SIZES):
 def v4_tile(runner):
     return sweep(runner, "v4_tile", {
         "1024-thread blocks, 2048-key tile": stage_program(runner.build, "v4_half_threads"),
-        "512-thread blocks, 1024-key tile":
-            [runner.variant("v4_half_threads", "v4_tile1024", {"kTileSize": ("2048", "1024")})],
+        "512-thread blocks, 1024-key tile": runner.variant("v4_tile1024"),
     })
 
 
 def v6_steps(runner):
-    return sweep(runner, "v6_steps", {
-        f"{steps} steps per pass":
-            [runner.variant("v6_multistep", f"v6_steps{steps}",
-                            {"kStepsPerPass": ("6", str(steps))})]
-        for steps in (3, 4, 5, 6)})
+    programs = {f"{steps} steps per pass": runner.variant(f"v6_steps{steps}")
+                for steps in (3, 4, 5)}
+    programs["6 steps per pass"] = stage_program(runner.build, "v6_multistep")
+    return sweep(runner, "v6_steps", programs)
 
 
 def v7_tile(runner):
     return sweep(runner, "v7_tile", {
         "16 keys per thread, 8192-key tile": stage_program(runner.build, "v7_register_tile"),
-        "16 keys per thread, 2048-key tile": [runner.variant(
-            "v7_register_tile", "v7_tile2048",
-            {"kTileSize": ("8192", "2048"), "kTileBits": ("13", "11")})],
-        "8 keys per thread, 2048-key tile": [runner.variant("v7_register_tile", "v7_keys8", {
-            "kRegisterBits": ("4", "3"), "kTileSize": ("8192", "2048"),
-            "kTileBits": ("13", "11")})],
+        "16 keys per thread, 2048-key tile": runner.variant("v7_tile2048"),
+        "8 keys per thread, 2048-key tile": runner.variant("v7_keys8"),
     })
 
 
 def v7_padding(runner):
     return sweep(runner, "v7_padding", {
         "padded tile": stage_program(runner.build, "v7_register_tile"),
-        "no padding": [unpadded(runner, "v7_register_tile")],
+        "no padding": runner.variant("v7_unpadded"),
     }, sizes=[20, 27])
-
-
-def unpadded(runner, stage):
-    """The stage built without the padding of its shared-memory tile (padded() returns the slot
-    itself): the program's path. measure_banks.py counts its bank conflicts."""
-    name = stage.split("_")[0] + "_unpadded"
-    return runner.variant_with(stage, name, "return slot + slot / 32;", "return slot;")
-
-
-# v8_batched with v7's mapping: 16 keys per thread and an 8192-key tile (also ncu_facts.py's).
-V8_KEYS16 = {"kRegisterBits": ("3", "4"), "kTileSize": ("2048", "8192"), "kTileBits": ("11", "13")}
 
 
 def v8_mapping(runner):
     programs = {
         "8 keys per thread, 2048-key tile": stage_program(runner.build, "v8_batched"),
-        "16 keys per thread, 8192-key tile": [runner.variant("v8_batched", "v8_keys16",
-                                                             V8_KEYS16)],
+        "16 keys per thread, 8192-key tile": runner.variant("v8_keys16"),
     }
     records = []
     for log2_segment in range(1, 15):
@@ -237,8 +168,8 @@ def v8_mapping(runner):
 def unpadded_programs(runner):
     """Builds the stages whose tile is padded without the padding, for measure_banks.py --extra;
     records nothing."""
-    for stage in ("v7_register_tile", "v8_batched"):
-        print(unpadded(runner, stage))
+    for name in ("v7_unpadded", "v8_unpadded"):
+        print(runner.variant(name)[0])
     return []
 
 
@@ -439,8 +370,6 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(course.ROOT, "build"))
     parser.add_argument("--out", required=True, help="folder for the CSV files")
-    parser.add_argument("--arch", default="native",
-                        help="nvcc -arch for the variants (default: the GPU in this machine)")
     parser.add_argument("--spread-runs", type=int, default=5,
                         help="spread: separate runs of each program (default 5)")
     parser.add_argument("--distribution-sizes", default="24,27",

@@ -100,14 +100,14 @@ def libraries(ncu, build, runner):
 
 
 def occupancy(ncu, build, runner):
-    v8_keys16 = runner.variant("v8_batched", "v8_keys16", experiments.V8_KEYS16)
+    v8_keys16 = runner.variant("v8_keys16")
     cases = [("v7_register_tile", "as built", course.program_command(build, "v7_register_tile"),
               ["--log2", "20"]),
              ("v7_register_tile", "as built", course.program_command(build, "v7_register_tile"),
               ["--log2", "27"]),
              ("v8_batched", "8 keys per thread", course.program_command(build, "v8_batched"),
               ["--log2", "27", "--segment", "256"]),
-             ("v8_batched", "16 keys per thread", [v8_keys16],
+             ("v8_batched", "16 keys per thread", v8_keys16,
               ["--log2", "27", "--segment", "256"])]
     options = ["--section", "LaunchStats", "--section", "Occupancy", "--metrics",
                ",".join(OCCUPANCY)]
@@ -173,15 +173,13 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(course.ROOT, "build"))
     parser.add_argument("--out", required=True, help="folder for the CSV files")
-    parser.add_argument("--arch", default="native",
-                        help="nvcc -arch for the v8 variant (default: the GPU in this machine)")
     parser.add_argument("facts", nargs="+", choices=sorted(FACTS))
     arguments = parser.parse_args()
     if course.arguments_only():
         return
     ncu = course.find_tool("ncu")
     runner = experiments.Runner(argparse.Namespace(
-        build=arguments.build, arch=arguments.arch, spread_runs=1, distribution_sizes="24"))
+        build=arguments.build, spread_runs=1, distribution_sizes="24"))
     for name in arguments.facts:
         file_name, collect = FACTS[name]
         records = collect(ncu, arguments.build, runner)

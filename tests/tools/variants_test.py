@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""cpu suite: the variants the experiments measure (tools/variants.txt) still fit their stages.
+Each names a stage of stages.txt and a name no stage or tool has; each of its edits finds its
+text exactly once in the stage's bitonic_index.h as it is now and changes it; make_variant.py
+writes the three sources, the copies including the edited header instead of the stage's; and a
+variants.txt edit that the header does not hold is refused with the variant's name. Where the
+build has CUDA, one variant is built through Meson, as the experiments build them.
+
+Usage: variants_test.py SOURCE_ROOT BUILD_FOLDER
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+root, build = sys.argv[1], sys.argv[2]
+sys.path.insert(0, os.path.join(root, "tools"))
+import course  # noqa: E402
+
+failures = []
+stages = {stage.name: stage for stage in course.stages()}
+found = course.variants()
+taken = set(stages) | set(course.BASELINE_PROGRAMS)
+for name, variant in found.items():
+    if variant.stage not in stages:
+        failures.append(f"{name}: stage {variant.stage} is not in stages.txt")
+        continue
+    if name in taken or not variant.edits:
+        failures.append(f"{name}: a name already taken, or no edits")
+    folder = os.path.join(root, variant.stage)
+    header = open(os.path.join(folder, "bitonic_index.h")).read()
+    try:
+        edited = variant.edited(header)
+    except ValueError as error:
+        failures.append(str(error))
+        continue
+    if edited == header:
+        failures.append(f"{name}: its edits change nothing")
+    with tempfile.TemporaryDirectory() as scratch:
+        outputs = [os.path.join(scratch, f"{name}{suffix}")
+                   for suffix in (".cu", "_main.cpp", "_bitonic_index.h")]
+        main = os.path.join(root, "common", stages[variant.stage].main)
+        result = subprocess.run([sys.executable, os.path.join(root, "tools", "make_variant.py"),
+                                 name, os.path.join(folder, "bitonic_sort.cu"),
+                                 os.path.join(folder, "bitonic_index.h"), main] + outputs,
+                                capture_output=True, text=True)
+        written = [open(path).read() if os.path.exists(path) else "" for path in outputs]
+        include = f'#include "{name}_bitonic_index.h"\n'
+        if (result.returncode != 0 or written[2] != edited or
+                any(include not in text or '"bitonic_index.h"' in text for text in written[:2])):
+            failures.append(f"{name}: make_variant.py exit {result.returncode}, "
+                            f"{result.stderr.strip()!r}")
+    print(f"ok   {name}: {variant.stage}, {len(variant.edits)} edit(s)")
+
+# An edit of text the header does not hold stops the variant, naming it.
+broken = course.Variant("broken", "v7_register_tile", "a typo")
+broken.edits.append(("constexpr unsigned kTileSize = 8193;", "constexpr unsigned kTileSize = 1;"))
+try:
+    broken.edited(open(os.path.join(root, "v7_register_tile", "bitonic_index.h")).read())
+    failures.append("an edit of text the header does not hold was accepted")
+except ValueError as error:
+    if "broken" not in str(error) or "0 times" not in str(error):
+        failures.append(f"the refusal does not say what was wrong: {error}")
+
+if os.path.exists(os.path.join(build, "tools", "baselines")):
+    name = "v7_unpadded"
+    program = os.path.join(build, "tools", name)
+    result = subprocess.run(["meson", "compile", "-C", build, name], capture_output=True,
+                            text=True, timeout=900)
+    if result.returncode != 0 or not os.access(program, os.X_OK):
+        failures.append(f"meson compile {name}: exit {result.returncode}\n{result.stdout[-2000:]}")
+    else:
+        # Without a GPU it must get as far as looking for one: its command line is the stage's.
+        hidden = dict(os.environ, CUDA_VISIBLE_DEVICES="")
+        ran = subprocess.run([program, "--log2", "10"], capture_output=True, text=True,
+                             env=hidden, timeout=120)
+        if ran.returncode not in (0, 3):
+            failures.append(f"{name} --log2 10: exit {ran.returncode}, {ran.stderr.strip()!r}")
+        print(f"ok   {name} built through Meson")
+for failure in failures:
+    print("FAIL", failure)
+print(f"{len(found)} variants, {len(failures)} failure(s)")
+sys.exit(1 if failures else 0)
