@@ -29,9 +29,11 @@ class SplitMix64 {
 };
 
 // Position i of an increasing ramp of `count` values spread evenly from INT_MIN upwards.
-// i * 2^32 / count needs 64 bits: i < 2^30, so the product stays below 2^62.
+// i * 2^32 / count needs more than 64 bits once i reaches 2^32 (a sort across GPUs takes up to
+// 2^34 keys), so it is computed in 128.
+__extension__ typedef unsigned __int128 Uint128;  // GCC's and Clang's, on 64-bit machines
 int ramp(std::uint64_t i, std::uint64_t count) {
-  const std::int64_t step_sum = static_cast<std::int64_t>((i << 32) / count);
+  const auto step_sum = static_cast<std::int64_t>((static_cast<Uint128>(i) << 32) / count);
   return static_cast<int>(std::int64_t{INT_MIN} + step_sum);
 }
 

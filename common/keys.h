@@ -23,8 +23,8 @@ bool parse_distribution(const std::string &name, Distribution *distribution);
 
 // n keys drawn from the distribution; the same seed gives the same keys on every machine.
 //   uniform     every int32 value equally likely, INT_MIN and INT_MAX included
-//   sorted      strictly increasing, spread over the whole int32 range
-//   reversed    strictly decreasing
+//   sorted      increasing, spread over the whole int32 range (strictly up to 2^32 keys)
+//   reversed    decreasing, the same keys backwards
 //   equal       one value n times
 //   few-unique  16 distinct values, each key one of them at random
 //   organ-pipe  increasing over the first half, decreasing over the second
