@@ -55,35 +55,46 @@ class Stage:
         return f"Stage({self.name!r})"
 
 
-def stages(path=STAGES_FILE):
-    """The stages in reading order, from stages.txt (or the file `path`): the one list to edit."""
-    found = []
+def listed_lines(path, label, heading):
+    """The lines of a list written like stages.txt (stages.txt, tools/variants.txt), blank lines
+    and # comments left out: (line number, the three fields of an entry's line split at '|',
+    None), or (line number, None, an indented line stripped). ValueError, naming the file as
+    `label`, for an entry's line without the three fields `heading` names."""
     with open(path) as file:
         for number, line in enumerate(file, start=1):
             if not line.strip() or line.strip().startswith("#"):
                 continue
-            if not line.startswith(" "):
-                fields = [field.strip() for field in line.split("|")]
-                if len(fields) != 3:
-                    raise ValueError(f"stages.txt:{number}: expected 'folder | chapter | idea'")
-                name, chapter, idea = fields
-                found.append(Stage(name, None if chapter == "-" else chapter, idea))
+            if line.startswith(" "):
+                yield number, None, line.strip()
                 continue
-            kind, _, words = line.partition(":")
-            kind, words = kind.strip(), words.split()
-            if not found or kind not in ("cpu", "gpu", "main", "from") or not words:
-                raise ValueError(f"stages.txt:{number}: expected an indented 'cpu: NAME ...', "
-                                 "'gpu: NAME ...', 'main: FILE' or 'from: STAGE' under a stage's "
-                                 "line")
-            if kind == "main":
-                found[-1].main = words[0]
-            elif kind == "from":
-                if words[0] not in [stage.name for stage in found[:-1]]:
-                    raise ValueError(f"stages.txt:{number}: 'from: {words[0]}' names no stage "
-                                     "before this one")
-                found[-1].base = words[0]
-            else:
-                found[-1].tests[kind] += words
+            fields = [field.strip() for field in line.split("|")]
+            if len(fields) != 3:
+                raise ValueError(f"{label}:{number}: expected '{heading}'")
+            yield number, fields, None
+
+
+def stages(path=STAGES_FILE):
+    """The stages in reading order, from stages.txt (or the file `path`): the one list to edit."""
+    found = []
+    for number, fields, line in listed_lines(path, "stages.txt", "folder | chapter | idea"):
+        if fields:
+            name, chapter, idea = fields
+            found.append(Stage(name, None if chapter == "-" else chapter, idea))
+            continue
+        kind, _, words = line.partition(":")
+        kind, words = kind.strip(), words.split()
+        if not found or kind not in ("cpu", "gpu", "main", "from") or not words:
+            raise ValueError(f"stages.txt:{number}: expected an indented 'cpu: NAME ...', "
+                             "'gpu: NAME ...', 'main: FILE' or 'from: STAGE' under a stage's line")
+        if kind == "main":
+            found[-1].main = words[0]
+        elif kind == "from":
+            if words[0] not in [stage.name for stage in found[:-1]]:
+                raise ValueError(f"stages.txt:{number}: 'from: {words[0]}' names no stage "
+                                 "before this one")
+            found[-1].base = words[0]
+        else:
+            found[-1].tests[kind] += words
     return found
 
 
@@ -132,22 +143,15 @@ class Variant:
 def variants(path=VARIANTS_FILE):
     """{name: Variant} of tools/variants.txt, in its order."""
     found = {}
-    with open(path) as file:
-        for number, line in enumerate(file, start=1):
-            if not line.strip() or line.strip().startswith("#"):
-                continue
-            if not line.startswith(" "):
-                fields = [field.strip() for field in line.split("|")]
-                if len(fields) != 3:
-                    raise ValueError(f"variants.txt:{number}: expected 'name | stage | what'")
-                found[fields[0]] = Variant(*fields)
-                last = fields[0]
-                continue
-            old, arrow, new = line.strip().partition(" => ")
-            if not found or not arrow or not old:
-                raise ValueError(f"variants.txt:{number}: expected an indented 'OLD => NEW' "
-                                 "under a variant's line")
-            found[last].edits.append((old, new))
+    for number, fields, line in listed_lines(path, "variants.txt", "name | stage | what"):
+        if fields:
+            found[fields[0]] = last = Variant(*fields)
+            continue
+        old, arrow, new = line.partition(" => ")
+        if not found or not arrow or not old:
+            raise ValueError(f"variants.txt:{number}: expected an indented 'OLD => NEW' under a "
+                             "variant's line")
+        last.edits.append((old, new))
     return found
 
 
