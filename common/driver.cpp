@@ -267,24 +267,17 @@ TimedRun time_run(const Algorithm &algorithm, const Options &options, const Inpu
                           options.segment == 0 ? input.keys.size() : options.segment,
                           options.ascending, options.reps);
   }
-  if (options.floats) {
-    // Without --top every key of an array is kept: a top-k of the array's length.
+  if (options.floats || options.top != 0) {
+    // A top-k of ints or of floats; the sort of floats without --top keeps every key of an
+    // array, a top-k of the array's length.
+    const TopSort &top_sort = options.floats ? algorithm.float_sort : algorithm.top_sort;
     const unsigned top = static_cast<unsigned>(options.top);
-    const PairSort float_sort = [&algorithm, top](int *keys, int *indices, unsigned n,
-                                                  unsigned segment, bool ascending) {
-      algorithm.float_sort(keys, indices, n, segment, top == 0 ? segment : top, ascending);
+    const PairSort sort = [&top_sort, top](int *keys, int *indices, unsigned n, unsigned segment,
+                                           bool ascending) {
+      top_sort(keys, indices, n, segment, top == 0 ? segment : top, ascending);
     };
-    return time_device_sort(float_sort, options.values, pads, input.keys, options.segment,
-                            options.ascending, 1, options.reps, options.top, true);
-  }
-  if (options.top != 0) {
-    const unsigned top = static_cast<unsigned>(options.top);
-    const PairSort top_sort = [&algorithm, top](int *keys, int *indices, unsigned n,
-                                                unsigned segment, bool ascending) {
-      algorithm.top_sort(keys, indices, n, segment, top, ascending);
-    };
-    return time_device_sort(top_sort, options.values, pads, input.keys, options.segment,
-                            options.ascending, 1, options.reps, options.top);
+    return time_device_sort(sort, options.values, pads, input.keys, options.segment,
+                            options.ascending, 1, options.reps, options.top, options.floats);
   }
   return options.values ? time_device_sort(algorithm.pair_sort, true, pads, input.keys,
                                            options.segment, options.ascending, 1, options.reps)
