@@ -30,14 +30,12 @@ BASELINE_PROGRAMS = ["std_sort", "copy"] + DEVICE_BASELINES + SEGMENTED_BASELINE
 
 class Stage:
     """One entry of stages.txt: the folder, its chapter in docs/ (None if it has none), its one
-    idea, its test names by kind ({"cpu": [...], "gpu": [...]}), its main() in common/ and the
-    stage it is an edit of when that is not the one before it ("from:", else None)."""
+    idea, its test names by kind ({"cpu": [...], "gpu": [...]}) and its main() in common/."""
 
-    def __init__(self, name, chapter, idea, tests=None, main=DEFAULT_MAIN, base=None):
+    def __init__(self, name, chapter, idea, tests=None, main=DEFAULT_MAIN):
         self.name, self.chapter, self.idea = name, chapter, idea
         self.tests = tests if tests is not None else {"cpu": [], "gpu": []}
         self.main = main
-        self.base = base
 
     def entry(self):
         """The stage's entry as stages.txt writes it, chapter "-" when it has none."""
@@ -47,8 +45,6 @@ class Stage:
             lines += [f"    {kind}: {part}\n" for part in textwrap.wrap(" ".join(names), 88)]
         if self.main != DEFAULT_MAIN:
             lines.append(f"    main: {self.main}\n")
-        if self.base:
-            lines.append(f"    from: {self.base}\n")
         return "".join(lines)
 
     def __repr__(self):
@@ -83,35 +79,26 @@ def stages(path=STAGES_FILE):
             continue
         kind, _, words = line.partition(":")
         kind, words = kind.strip(), words.split()
-        if not found or kind not in ("cpu", "gpu", "main", "from") or not words:
+        if not found or kind not in ("cpu", "gpu", "main") or not words:
             raise ValueError(f"stages.txt:{number}: expected an indented 'cpu: NAME ...', "
-                             "'gpu: NAME ...', 'main: FILE' or 'from: STAGE' under a stage's line")
+                             "'gpu: NAME ...' or 'main: FILE' under a stage's line")
         if kind == "main":
             found[-1].main = words[0]
-        elif kind == "from":
-            if words[0] not in [stage.name for stage in found[:-1]]:
-                raise ValueError(f"stages.txt:{number}: 'from: {words[0]}' names no stage "
-                                 "before this one")
-            found[-1].base = words[0]
         else:
             found[-1].tests[kind] += words
     return found
 
 
 def stage_pairs(stages):
-    """(the stage it is an edit of, the stage) for each of `stages` (Stage objects, in reading
-    order) after the first: the stage before it, unless its entry says "from: NAME"
-    (v12_multi_gpu is an edit of v7_register_tile, the fastest sort of one array, not of the
-    batched stages that come between them in the reading order)."""
-    by_name = {stage.name: stage for stage in stages}
-    return [(by_name.get(stage.base, previous), stage)
-            for previous, stage in zip(stages, stages[1:])]
+    """(the stage before it, the stage) for each of `stages` (Stage objects, in reading order)
+    after the first: every stage is an edit of the one before it."""
+    return list(zip(stages, stages[1:]))
 
 
 def course_stage_pairs():
     """stage_pairs of the course's stages (those with a chapter), by name."""
-    return [(base.name, stage.name)
-            for base, stage in stage_pairs([stage for stage in stages() if stage.chapter])]
+    return [(previous.name, stage.name)
+            for previous, stage in stage_pairs([stage for stage in stages() if stage.chapter])]
 
 
 def stage_names():
@@ -265,13 +252,9 @@ def progression_rows(records, copy_gb_s):
     the effective bandwidth, that bandwidth as a share of the copy's, and time over floor."""
     rows = []
     first = previous = None
-    # A stage's "before" is the stage it edits ("from:" in stages.txt) when that one ran.
-    bases = {stage.name: base.name for base, stage in stage_pairs(stages()) if stage.base}
-    times = {}
     for record in records:
         time = float(record["sort_ms"])
         stage = is_stage(record["program"])
-        previous = times.get(bases.get(record["program"]), previous)
         floor = floor_ms(record, copy_gb_s)
         bandwidth = float(record["effective_gb_s"]) if record["effective_gb_s"] else None
         rows.append({
@@ -285,7 +268,6 @@ def progression_rows(records, copy_gb_s):
             "over_floor": time / floor if floor else None,
         })
         first = time if first is None else first
-        times[record["program"]] = time
         if stage or previous is None:
             previous = time
     return rows

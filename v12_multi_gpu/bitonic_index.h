@@ -70,6 +70,72 @@ __host__ __device__ inline bool sorts_ascending(unsigned i, unsigned size, bool 
   return even_block == ascending;
 }
 
+// The position of key i in its array, when the keys form arrays of `segment` consecutive keys
+// (a power of two) that are sorted separately: i % segment. The kernels take every direction
+// from it, so that each array gets the network of docs/01_network.md for `segment` keys: for a
+// merge of size < segment, bit `size` of i % segment is bit `size` of i, as in one long array;
+// in the last merge of an array, size == segment, the bit is 0 at every position, and every
+// array comes out in the requested order. With one array (segment == n) it is i itself.
+__host__ __device__ inline unsigned index_in_array(unsigned i, unsigned segment) {
+  return i & (segment - 1);
+}
+
+// The unsigned number whose order is the order of a 32-bit key: of an int, or with `floats`,
+// of a float (the key holds its bits) in IEEE 754 totalOrder. An int's sign bit is flipped, so
+// that INT_MIN -> 0 and INT_MAX -> 2^32 - 1. A float's bits count up with its magnitude, and its
+// sign bit says which way: a float without the sign bit gets it set, so that it comes after
+// every negative one and larger magnitudes come later; a float with the sign bit has all 32
+// bits flipped, so that it lands below 2^31 and larger magnitudes come first. NaNs take the
+// ends, beyond the infinities, as totalOrder puts them:
+//
+//   float     bits         ordered         float     bits         ordered
+//   -NaN      0xffc00000   0x003fffff      +0.0      0x00000000   0x80000000
+//   -inf      0xff800000   0x007fffff      1.0       0x3f800000   0xbf800000
+//   -1.0      0xbf800000   0x407fffff      +inf      0x7f800000   0xff800000
+//   -0.0      0x80000000   0x7fffffff      +NaN      0x7fc00000   0xffc00000
+__host__ __device__ inline unsigned ordered_bits(int key, bool floats) {
+  const unsigned bits = static_cast<unsigned>(key);
+  const bool negative_float = floats && (bits & 0x80000000u) != 0;
+  return negative_float ? ~bits : bits ^ 0x80000000u;
+}
+
+// The key back from ordered_bits: below 2^31 only a negative float lands, all flipped.
+__host__ __device__ inline int key_from_ordered(unsigned ordered, bool floats) {
+  const bool negative_float = floats && (ordered & 0x80000000u) == 0;
+  return static_cast<int>(negative_float ? ~ordered : ordered ^ 0x80000000u);
+}
+
+// What the kernels sort when every key carries its position in its array (an argsort): one
+// 64-bit item, the key's ordered_bits in the upper half and the position in the lower half. Items
+// compare as unsigned numbers, so two items are in the order of their keys, and two items of
+// equal keys in the order of their lower halves: one compare moves a key and its position
+// together and breaks every tie the same way, so the argsort is stable and repeatable. The
+// upper half's unsigned order is the keys' order, of ints or of floats (ordered_bits).
+// A descending network puts larger lower halves first, so there the lower half holds
+// ~position: equal keys then still come out in the order of their positions.
+//
+//   key -1, position 5, ascending:   0x7fffffff_00000005
+//   key  0, position 2, ascending:   0x80000000_00000002   (-1 < 0: the smaller item)
+//   key  0, position 2, descending:  0x80000000_fffffffd   (~2: position 2 before position 3)
+using Item = unsigned long long;
+
+__host__ __device__ inline Item make_item(int key, unsigned position, bool ascending,
+                                          bool floats = false) {
+  const unsigned high = ordered_bits(key, floats);
+  return (static_cast<Item>(high) << 32) | (ascending ? position : ~position);
+}
+
+// The key of an item, from its upper half.
+__host__ __device__ inline int item_key(Item item, bool floats = false) {
+  return key_from_ordered(static_cast<unsigned>(item >> 32), floats);
+}
+
+// The position of an item, as make_item stored it for that order.
+__host__ __device__ inline int item_position(Item item, bool ascending) {
+  const unsigned low = static_cast<unsigned>(item);
+  return static_cast<int>(ascending ? low : ~low);
+}
+
 // q for n = 2^q.
 inline unsigned exact_log2(unsigned n) {
   unsigned q = 0;
@@ -81,14 +147,15 @@ inline unsigned exact_log2(unsigned n) {
 
 // The in-block kernels hold kKeysPerThread = 2^kRegisterBits keys per thread in registers and
 // run the steps whose pairs lie among them there: kRegisterBits steps per trip through memory.
-constexpr unsigned kRegisterBits = 4;
+// For short arrays 8 keys per thread beat v7's 16 (docs/10_v8_batched.md measures both).
+constexpr unsigned kRegisterBits = 3;
 constexpr unsigned kKeysPerThread = 1u << kRegisterBits;
 
-// Keys one block of the in-block kernels owns, its tile: 512 threads of 16 keys. Every compare
+// Keys one block of the in-block kernels owns, its tile: 256 threads of 8 keys. Every compare
 // step whose stride is below the tile pairs two keys of the same tile, so one block can run it
-// alone; the larger the tile, the fewer global passes remain (docs/09_v7_register_tile.md).
-constexpr unsigned kTileSize = 8192;
-constexpr unsigned kTileBits = 13;
+// alone; arrays of up to a tile are sorted by one block in one launch.
+constexpr unsigned kTileSize = 2048;
+constexpr unsigned kTileBits = 11;
 static_assert(kTileSize == 1u << kTileBits, "kTileBits is log2(kTileSize)");
 constexpr unsigned kBlockThreads = kTileSize / kKeysPerThread;
 
@@ -114,13 +181,13 @@ __host__ __device__ inline unsigned lane_mask(unsigned lanes) {
 // thread. The bits of the thread index fill the other bits: those below
 // `low` stay, those above move up past the register bits.
 //
-//   low = 0, thread-major: thread t holds keys 16 t .. 16 t + 15, register k key 16 t + k. The
-//     lanes of a warp then sit at bits 4 .. 8: strides 16 .. 256 pair two lanes (a shuffle).
+//   low = 0, thread-major: thread t holds keys 8 t .. 8 t + 7, register k key 8 t + k. The
+//     lanes of a warp then sit at bits 3 .. 7: strides 8 .. 128 pair two lanes (a shuffle).
 //   low >= 5, lane-major: the 32 lanes of a warp hold 32 consecutive keys in each register, so
 //     a warp's load or store of one register is 128 consecutive bytes.
 //
-//   low = 9, thread 37, register 3: the bits of 37 below bit 9 stay (37), register 3 goes to
-//     bits 9 .. 12 (3 << 9 = 1536), and nothing of the thread is left above: slot 1573.
+//   low = 8, thread 37, register 3: the bits of 37 below bit 8 stay (37), register 3 goes to
+//     bits 8 .. 10 (3 << 8 = 768), and nothing of the thread is left above: slot 805.
 __host__ __device__ inline unsigned layout_slot(unsigned thread, unsigned k, unsigned low) {
   const unsigned below = thread & ((1u << low) - 1);
   const unsigned above = thread >> low;
@@ -138,10 +205,10 @@ __host__ __device__ inline unsigned round_layout(unsigned top_bit) {
 }
 
 // The word of shared memory that holds tile position `slot`: one word of padding after every 32.
-// In the thread-major layout the lanes of a warp are 16 words apart. Unpadded, the compiler
+// In the thread-major layout the lanes of a warp are 8 words apart. Unpadded, the compiler
 // merges each 4 neighbouring registers of a thread into one 16-byte access, which a warp makes
-// in four quarters of 8 lanes; the 8 lanes of a quarter fall on 8 banks, 4 words each, so the
-// access takes 16 passes (wavefronts) where 4 would do (docs/09_v7_register_tile.md measures it).
+// in four quarters of 8 lanes; the 8 lanes of a quarter fall on 16 banks, 2 words each, so the
+// access takes 8 passes (wavefronts) where 4 would do (docs/10_v8_batched.md measures it).
 // Padded, each run of 32 words starts one bank further on: the accesses stay 4-byte ones, and
 // the 32 lanes of each land in 32 different banks. Lane-major layouts are conflict-free either way.
 __host__ __device__ constexpr unsigned padded(unsigned slot) {
@@ -161,7 +228,7 @@ inline unsigned steps_in_pass(unsigned stride, unsigned tile_size) {
 }
 
 // The kernels bitonic_sort launches.
-enum class Kernel { block_sort, multistep, block_merge };
+enum class Kernel { block_sort, multistep, block_merge, block_top };
 
 // A kernel's name, as --trace-launches prints it.
 inline const char *kernel_name(Kernel kernel) {
@@ -172,6 +239,8 @@ inline const char *kernel_name(Kernel kernel) {
       return "multistep";
     case Kernel::block_merge:
       return "block_merge";
+    case Kernel::block_top:
+      return "block_top";
   }
   return "unknown";
 }
@@ -212,39 +281,54 @@ void for_each_merge_launch(unsigned n, LaunchFunction launch) {
   launch(Launch{Kernel::block_merge, n, kTileSize / 2, kTileBits});
 }
 
-// The launches bitonic_sort makes for n keys (a power of two), in order, each handed to
+// The launches bitonic_sort makes for n keys (a power of two) in arrays of
+// `segment` keys, in order, each handed to
 // launch(...): bitonic_sort makes it a kernel launch, and the program's --trace-launches a
 // printed line. The cpu tests check that the launches run every step of the network once, in
-// order, and that there are launches_per_sort(n) of them.
+// order, and that there are launches_per_sort(n) of them. The network of each array stops at the
+// array's length.
 template <typename LaunchFunction>
-void for_each_launch(unsigned n, LaunchFunction launch) {
+void for_each_launch(unsigned n, unsigned segment, LaunchFunction launch) {
   if (n < 2) {
     return;
   }
   const unsigned tile_size = n < kTileSize ? n : kTileSize;
-  const unsigned t = exact_log2(tile_size);
-  // Every size up to the tile, in one block_sort: all t(t + 1) / 2 of their steps.
-  launch(Launch{Kernel::block_sort, 2, 1, t * (t + 1) / 2});
-  for (unsigned size = 2 * tile_size; size <= n; size *= 2) {
+  // Every size up to the tile, or up to the arrays' length, in one block_sort: all s(s + 1) / 2
+  // steps of those 2^s keys.
+  const unsigned s = exact_log2(segment < tile_size ? segment : tile_size);
+  launch(Launch{Kernel::block_sort, 2, 1, s * (s + 1) / 2});
+  for (unsigned size = 2 * tile_size; size <= segment; size *= 2) {
     for_each_merge_launch(size, launch);
   }
 }
 
-// The kernel launches bitonic_sort makes for n = 2^q keys, with tiles of 2^t = min(n, kTileSize)
-// keys: one block_sort for every size up to the tile; then for each larger size 2^k, its k - t
-// strides of a tile or more in passes of up to kStepsPerPass steps, and one block_merge:
-//   1 + sum over k = t+1 .. q of (ceil((k - t) / kStepsPerPass) + 1)
-inline unsigned long long launches_per_sort(unsigned n) {
+// The launches of a sort of the whole input, one array of n keys.
+template <typename LaunchFunction>
+void for_each_launch(unsigned n, LaunchFunction launch) {
+  for_each_launch(n, n, launch);
+}
+
+// The kernel launches bitonic_sort_segments makes for n = 2^q keys in arrays of segment = 2^s
+// keys, with tiles of 2^t = min(n, kTileSize) keys: one block_sort for every size up to the
+// tile or the array; then for each larger size 2^k up to the array's length, its k - t strides
+// of a tile or more in passes of up to kStepsPerPass steps, and one block_merge:
+//   1 + sum over k = t+1 .. s of (ceil((k - t) / kStepsPerPass) + 1)
+inline unsigned long long launches_per_segment_sort(unsigned n, unsigned segment) {
   if (n < 2) {
     return 0;
   }
-  const unsigned long long q = exact_log2(n);
+  const unsigned long long s = exact_log2(segment);
   const unsigned long long t = exact_log2(n < kTileSize ? n : kTileSize);
   unsigned long long launches = 1;
-  for (unsigned long long k = t + 1; k <= q; ++k) {
+  for (unsigned long long k = t + 1; k <= s; ++k) {
     launches += (k - t + kStepsPerPass - 1) / kStepsPerPass + 1;
   }
   return launches;
+}
+
+// The launches of a sort of the whole input, one array of n keys.
+inline unsigned long long launches_per_sort(unsigned n) {
+  return launches_per_segment_sort(n, n);
 }
 
 // The launches of for_each_merge_launch(n = 2^q): none for one key, one up to a tile, and above it
@@ -307,4 +391,62 @@ inline bool keeps_smaller_half(unsigned rank, unsigned rank_stride, bool ascendi
 inline unsigned long long launches_per_gpus_sort(unsigned n, unsigned gpus) {
   const unsigned long long levels = exact_log2(gpus);
   return gpus * (launches_per_sort(n) + levels * (levels + 1) / 2 + levels * launches_per_merge(n));
+}
+
+// The most keys --top keeps of an array shorter than it: block_top holds two runs of `top` keys
+// or more in one block's tile.
+constexpr unsigned kMaxTop = kTileSize / 2;
+
+// The rounds of the next block_top, when the runs that are left lie `stride` keys apart: each
+// round halves the runs of a block, until one is left of each array or of the block's tile,
+// which holds kTileSize / top runs.
+inline unsigned rounds_in_block(unsigned segment, unsigned top, unsigned stride) {
+  const unsigned runs_left = segment / stride;
+  const unsigned runs_in_tile = kTileSize / top;
+  return exact_log2(runs_left < runs_in_tile ? runs_left : runs_in_tile);
+}
+
+// The runs of `top` keys, `stride` keys apart, that one block of block_top takes: as many as its
+// tile holds, or all n / stride of them when there are fewer.
+inline unsigned runs_per_block(unsigned n, unsigned top, unsigned stride) {
+  const unsigned runs_in_tile = kTileSize / top;
+  return n / stride < runs_in_tile ? n / stride : runs_in_tile;
+}
+
+// The launches of a top-k after the sort of every run of `top` keys (for_each_launch(n, top)):
+// the block_top launches that leave the first `top` keys of each array of `segment` keys as its
+// `top` smallest (largest, descending), in order. `top` is a power of two, at most kMaxTop or
+// the whole array. Launch{block_top, top, stride, rounds}: the runs of `top` keys that are left
+// lie `stride` keys apart; after the launch's rounds, 2^rounds times as far.
+//
+//   n = 8192, segment 1024, top 16: the sort of runs of 16 keys (one block_sort), then one
+//   block_top of 6 rounds (1024 / 16 = 64 runs of an array, 2^6): 64, 32, ..., 2, 1 run.
+//   n = 2^20, segment 2^20, top 16: three block_tops, of 7, 7 and 2 rounds (a tile holds
+//   2048 / 16 = 2^7 runs), taking runs 16, 2048 and 2^18 keys apart; then one run is left.
+template <typename LaunchFunction>
+void for_each_top_launch(unsigned n, unsigned segment, unsigned top, LaunchFunction launch) {
+  if (n < 2) {
+    return;
+  }
+  for (unsigned stride = top; stride < segment;) {
+    const unsigned rounds = rounds_in_block(segment, top, stride);
+    launch(Launch{Kernel::block_top, top, stride, rounds});
+    stride <<= rounds;
+  }
+}
+
+// The launches of a top-k of n keys in arrays of `segment`: those of the sort of every run of
+// `top` keys, then one block_top for every log2(kTileSize / top) halvings of the runs:
+//   launches_per_segment_sort(n, top) + ceil(log2(segment / top) / log2(kTileSize / top))
+inline unsigned long long launches_per_top(unsigned n, unsigned segment, unsigned top) {
+  if (n < 2) {
+    return 0;
+  }
+  const unsigned long long halvings = exact_log2(segment / top);
+  if (halvings == 0) {
+    // top == segment: the whole sort.
+    return launches_per_segment_sort(n, top);
+  }
+  const unsigned long long per_launch = exact_log2(kTileSize / top);
+  return launches_per_segment_sort(n, top) + (halvings + per_launch - 1) / per_launch;
 }

@@ -3,7 +3,7 @@
 
 Usage: bounds_test.py SOURCE_ROOT
 
-For each stage of the course (stages.txt, the stages with a chapter) and the one it edits, the
+For each pair of neighbouring stages of the course (stages.txt, the stages with a chapter), the
 lines that differ, counted as `diff OLD NEW | grep -c '^[<>]'` counts them, are at most
 MAX_SORT_LINES in bitonic_sort.cu and MAX_INDEX_LINES in bitonic_index.h; and every stage's
 chapter is at most MAX_CHAPTER_LINES lines. A stage that needs more is two stages. The figures
