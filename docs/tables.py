@@ -21,7 +21,9 @@ TOUR_FILES = {"h100_tour.csv": "every program at 2^10 .. 2^28",
               "h100_tour_2e29.csv": "every program at 2^29 (std::sort up to 2^28 only)",
               "h100_tour_v9.csv": "v9_argsort alone at 2^10 .. 2^29, added with its stage",
               "h100_tour_v10.csv": "v10_top_k alone at 2^10 .. 2^29, added with its stage",
-              "h100_tour_v11.csv": "v11_float_keys alone at 2^10 .. 2^29, added with its stage"}
+              "h100_tour_v11.csv": "v11_float_keys alone at 2^10 .. 2^29, added with its stage",
+              "h100_tour_v12.csv": "v12_multi_gpu alone, on one GPU (`--gpus 1`), at "
+                                   "2^10 .. 2^29, added with its stage"}
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
 
@@ -62,12 +64,15 @@ def table(header, rows, align=None):
 
 
 def recorded(rows, tool):
-    """'Measured on one GPU (driver, CUDA) on DATE by TOOL', from the first record."""
+    """'Measured on one GPU (driver, CUDA) on DATE by TOOL', from the first record; DATE is the
+    first and last date of the records when they span several days."""
     first = rows[0]
     gpu = first.get("device") or first.get("gpu", "?")
     cuda = first.get("cuda_runtime", "")
+    days = sorted({row.get("date", "?") for row in rows})
+    when = days[0] if len(days) == 1 else f"{days[0]} .. {days[-1]}"
     return (f"Measured on one {gpu} (driver {first.get('nvidia_driver', '?')}"
-            f"{', CUDA ' + cuda if cuda else ''}) on {first.get('date', '?')} by `{tool}`")
+            f"{', CUDA ' + cuda if cuda else ''}) on {when} by `{tool}`")
 
 
 class Tour:
@@ -124,7 +129,8 @@ class Tour:
         copies = ", ".join(copies[:-1]) + " and " + copies[-1] if len(copies) > 1 else \
             "".join(copies)
         days = {row.get("date") for row in self.rows}
-        count = {2: "Two", 3: "Three", 4: "Four", 5: "Five"}.get(len(self.files), str(len(self.files)))
+        count = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
+                 8: "Eight"}.get(len(self.files), str(len(self.files)))
         runs = (f"{count} runs{' the same day' if len(days) == 1 else ''}: " +
                 "; ".join(TOUR_FILES[name] for name in self.files) + ". "
                 if len(self.files) > 1 else "")

@@ -163,6 +163,12 @@ def is_stage(program):
     return program not in BASELINE_PROGRAMS
 
 
+def sorts_across_gpus(name):
+    """Whether the stage `name` sorts across GPUs (its main() is stage_gpus_main.cpp): its
+    program takes --gpus P and not --device, and needs NCCL."""
+    return any(stage.name == name and stage.main == "stage_gpus_main.cpp" for stage in stages())
+
+
 def program_command(build, name):
     """The command that runs a stage or a baseline of the build folder `build`."""
     if name in BASELINE_PROGRAMS:

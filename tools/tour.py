@@ -45,8 +45,11 @@ class Tour:
 
     def run(self, name, q, reps):
         """Runs one program at n = 2^q; returns its CSV record, or None when it was skipped."""
+        # A stage that sorts across GPUs runs on one, GPU 0 (CUDA_VISIBLE_DEVICES picks which).
+        device = (["--gpus", "1"] if course.sorts_across_gpus(name) else
+                  ["--device", str(self.arguments.device)])
         command = course.program_command(self.arguments.build, name) + [
-            "--log2", str(q), "--reps", str(reps), "--device", str(self.arguments.device)]
+            "--log2", str(q), "--reps", str(reps)] + device
         code, record, errors = course.run_record(command)
         self.runs_done += 1
         progress = f"[{self.runs_done:3}/{self.runs_total}] 2^{q:<2} {name:16}"

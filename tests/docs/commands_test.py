@@ -102,7 +102,7 @@ cuda_built = os.path.exists(os.path.join(build, "tools", "baselines"))
 # measures its exchange) are built only where Meson found NCCL.
 sys.path.insert(0, os.path.join(root, "tools"))
 import course  # noqa: E402
-nccl_programs = {stage.name for stage in course.stages() if stage.main == "stage_gpus_main.cpp"}
+nccl_programs = {name for name in course.stage_names() if course.sorts_across_gpus(name)}
 nccl_programs.add("nccl_exchange")
 with open(os.path.join(build, "meson-logs", "meson-log.txt")) as log:
     nccl_built = "Library nccl found: YES" in log.read()
