@@ -199,6 +199,7 @@ def generated_blocks(tour, profile, network_dump):
         "v7-padding": lambda: tables.experiment_table(
             "v7_padding", sizes=[20, 27], baseline="padded tile"),
         "registers-multistep": lambda: tables.registers_table("v6_multistep"),
+        "words-registers": tables.words_registers_table,
         "segments": tables.segments_table,
         "argsorts": tables.argsorts_table,
         "argsort-stage": tables.argsort_stage_table,

@@ -22,8 +22,8 @@ TOUR_FILES = {"h100_tour.csv": "every program at 2^10 .. 2^28",
               "h100_tour_v9.csv": "v9_argsort alone at 2^10 .. 2^29, added with its stage",
               "h100_tour_v10.csv": "v10_top_k alone at 2^10 .. 2^29, added with its stage",
               "h100_tour_v11.csv": "v11_float_keys alone at 2^10 .. 2^29, added with its stage",
-              "h100_tour_v12.csv": "v12_multi_gpu alone, on one GPU (`--gpus 1`), at "
-                                   "2^10 .. 2^29, added with its stage"}
+              "h100_tour_v12.csv": "v12_key_words and v13_multi_gpu (on one GPU, `--gpus 1`) "
+                                   "alone at 2^10 .. 2^29, added with their stages"}
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
 
@@ -209,7 +209,7 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/15_results.md` has the full story.\n")
+            "bandwidth; `docs/16_results.md` has the full story.\n")
 
 
 # The course's fastest stage on one array, which the results chapter sets against the libraries.
@@ -384,6 +384,26 @@ def registers_table(stage):
             "9.0), registers given out 256 at a time, in whole blocks of "
             f"{block_threads} threads (the block size Nsight Compute recorded for the multistep "
             "launches, `docs/results/h100_occupancy.csv`).\n")
+
+
+def words_registers_table(stage="v12_key_words"):
+    """Each in-block kernel and multistep<k> of the stage built for 64-bit items and for 32-bit
+    words (tools/registers.py): registers per thread and shared memory per block."""
+    rows = {row["kernel"]: row for row in load_csv("sm90_registers.csv") if row["stage"] == stage}
+    body = []
+    for kernel in ["block_sort", "block_merge"] + [f"multistep<{k}>" for k in range(1, 7)]:
+        item, word = rows.get(kernel), rows.get(f"{kernel} (32-bit words)")
+        if item and word:
+            body.append([f"`{kernel}`", item["registers"], word["registers"],
+                         item["shared_bytes"], word["shared_bytes"]])
+    if not body:
+        return NOT_MEASURED + "\n"
+    first = next(iter(rows.values()))
+    return (table(["kernel", "registers, items", "registers, words", "shared bytes, items",
+                   "shared bytes, words"], body) +
+            f"\nRegisters per thread and shared memory per block as `nvcc {first['nvcc']} "
+            f"-Xptxas -v` reports them for {first['arch']}, recorded by `tools/registers.py` on "
+            f"{first['date']} (data: `docs/results/sm90_registers.csv`).\n")
 
 
 def lower_partner_examples(network_dump):
@@ -1334,7 +1354,7 @@ def gpus_model():
     merge's passes at one copy each, a copy being the copy baseline's time on one GPU."""
     runs = gpus_runs()
     exchange = {int(row["bytes_per_gpu"]): row for row in load_csv("h200x2_exchange.csv")}
-    one, two = runs.get(("v12_multi_gpu", 1, 30)), runs.get(("v12_multi_gpu", 2, 31))
+    one, two = runs.get(("v13_multi_gpu", 1, 30)), runs.get(("v13_multi_gpu", 2, 31))
     copy, swap = runs.get(("copy", 1, 30)), exchange.get(4 << 30)
     if not (one and two and copy and swap):
         return None
@@ -1348,7 +1368,7 @@ def gpus_model():
 
 
 def gpus_table():
-    """v12_multi_gpu on one and two H200s, v7_register_tile and the copy, and the time model."""
+    """v13_multi_gpu on one and two H200s, v7_register_tile and the copy, and the time model."""
     rows = load_csv("h200x2_gpus.csv")
     found = gpus_model()
     if not rows or found is None:
@@ -1357,11 +1377,11 @@ def gpus_table():
     body = [[f"`{program}`", gpus, f"2^{q}", row["passes"], ms(float(row["sort_ms"])),
              ms(float(row["total_ms"]))] for (program, gpus, q), row in runs.items()]
     measured, model, parts = found
-    one = float(runs[("v12_multi_gpu", 1, 30)]["sort_ms"])
-    two = runs[("v12_multi_gpu", 2, 31)]
+    one = float(runs[("v13_multi_gpu", 1, 30)]["sort_ms"])
+    two = runs[("v13_multi_gpu", 2, 31)]
     fastest = runs.get(("v7_register_tile", 1, 30))
     against_v7 = (f", and **{measured / float(fastest['sort_ms']):.2f}x** the time of "
-                  "`v7_register_tile`'s 2^30 on one (each GPU here sorts with v11's 64-bit items)"
+                  "`v7_register_tile`'s 2^30 on one (each GPU here sorts with v12's kernels)"
                   if fastest else "")
     inside = (f"Its exchange, timed inside the sort (the report's `exchange` line: CUDA events on "
               f"the GPU that was ready for it last, median of the timed sorts), took "

@@ -24,10 +24,13 @@ USAGE = re.compile(r"Used (\d+) registers(?:.*?(\d+) bytes smem)?")
 
 
 def kernel_label(mangled):
-    """multistep<6>, block_sort, ... from a mangled kernel name."""
+    """multistep<6>, block_sort, ... from a mangled kernel name. From v12 on the kernels take
+    the word they sort as a template parameter: the 64-bit items' build (Word = unsigned long
+    long, mangled y) keeps the plain label, the 32-bit words' (unsigned, j) is marked."""
     kernel = course.kernel_of(mangled) or mangled
-    steps = re.search(r"multistepILj(\d+)E", mangled)
-    return f"{kernel}<{steps.group(1)}>" if steps else kernel
+    steps = re.search(r"multistepI[jy]?Lj(\d+)E", mangled)
+    label = f"{kernel}<{steps.group(1)}>" if steps else kernel
+    return label + (" (32-bit words)" if re.search(re.escape(kernel) + "Ij", mangled) else "")
 
 
 def stage_kernels(nvcc, stage, arch):

@@ -1,4 +1,4 @@
-// v12_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+// v13_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
 //
 // What this program does
 //   Sorts n 32-bit integers in device memory with the bitonic sorting network
@@ -7,34 +7,33 @@
 //   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
-// What changes from v11_float_keys, and why
+// What changes from v12_key_words, and why
 //   One GPU holds at most 2^30 keys. Past that the keys must spread over several GPUs, and the
 //   network does not change: with n keys on each of P GPUs (rank g holds keys g * n .. (g + 1) *
 //   n - 1), a stride below n pairs keys of one GPU, and a stride of n * s pairs key i of GPU g
 //   with key i of GPU g ^ s, chapter 1's XOR partner one level up (bitonic_index.h,
-//   for_each_exchange). So each GPU sorts its keys with v11's kernels (bitonic_sort, one array);
+//   for_each_exchange). So each GPU sorts its keys with v12's kernels (bitonic_sort, one array);
 //   then for each merge size of 2, 4, ..., P GPUs and each of its rank strides, every GPU swaps
 //   its keys with its partner through NCCL (ncclSend and ncclRecv in one group, exchange_keys)
 //   and keeps, at each index, the smaller or the larger key (keep_half); after a merge size's
 //   last exchange each GPU merges its own keys (bitonic_merge, the launches of
 //   for_each_merge_launch, which for_each_launch now calls for each size). The GPUs, their NCCL
 //   communicators, streams and receive buffers form a GpuTeam (stage.h); bitonic_sort_gpus sorts
-//   with one. v11's kernels, and its argsort, top-k and floats of many arrays on one GPU, do not
-//   change. They compare 64-bit items even for keys alone, so a GPU's own sort costs what v11's
-//   sort of one array costs, slower than v7's (chapter 15's tour has both).
+//   with one. v12's kernels, and its argsort, top-k and floats of many arrays on one GPU, do not
+//   change; keys alone move as 32-bit words, and bitonic_merge runs them so.
 //
 // Prediction
 //   On two GPUs, 2^31 keys take the time of one GPU's sort of 2^30, plus one exchange of 4 GiB
 //   each way at the link's bandwidth, one keep_half (about a copy of the array) and one merge
 //   of 2^30 keys (4 multistep passes and a block_merge, about 5 copies): a few tens of ms on top
 //   of a sort of 2^30 keys, well within the issue's 1.35x of this program's sort of 2^30 keys on
-//   one GPU when the GPUs share NVLink. On one GPU (P = 1) nothing changes from v11.
-//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v11's sort: the same
+//   one GPU when the GPUs share NVLink. On one GPU (P = 1) nothing changes from v12.
+//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v12's sort: the same
 //   time.
 //
 // Build and run (NCCL must be installed: README, "Prerequisites")
-//   meson setup build && meson compile -C build v12_multi_gpu
-//   build/v12_multi_gpu/v12_multi_gpu --log2 24 --gpus 1
+//   meson setup build && meson compile -C build v13_multi_gpu
+//   build/v13_multi_gpu/v13_multi_gpu --log2 24 --gpus 1
 #include <nccl.h>
 
 #include <algorithm>
@@ -55,9 +54,10 @@ constexpr unsigned kThreadsPerBlock = 256;
 // Puts keys[lower] and keys[upper] in the requested order: the smaller key first when ascending.
 // The keys are written back only when they were out of order, so a step over data that is
 // already in order reads the array but writes nothing.
-__device__ void compare_and_swap(Item *keys, unsigned lower, unsigned upper, bool ascending) {
-  const Item a = keys[lower];
-  const Item b = keys[upper];
+template <typename Word>
+__device__ void compare_and_swap(Word *keys, unsigned lower, unsigned upper, bool ascending) {
+  const Word a = keys[lower];
+  const Word b = keys[upper];
   const bool out_of_order = ascending ? a > b : a < b;
   if (out_of_order) {
     keys[lower] = b;
@@ -66,19 +66,20 @@ __device__ void compare_and_swap(Item *keys, unsigned lower, unsigned upper, boo
 }
 
 // Puts two registers in ascending order: a gets the smaller key, b the larger.
-__device__ void order_pair(Item &a, Item &b) {
-  const Item smaller = min(a, b);
+template <typename Word>
+__device__ void order_pair(Word &a, Word &b) {
+  const Word smaller = min(a, b);
   b = max(a, b);
   a = smaller;
 }
 
-// Turns every item into ~item when `flip`. ~x = 2^64 - 1 - x reverses the order of the items, so
+// Turns every word into ~word when `flip`. ~x = (all ones) - x reverses the order of the words, so
 // the steps that put flipped keys in ascending order put the keys themselves in
 // descending order, and flipping back restores them. A thread whose keys must run descending
 // flips them, runs the ascending steps, and flips them back: each compare is then one min and
 // one max, with no direction to choose.
-template <unsigned kCount>
-__device__ void flip_keys(Item (&key)[kCount], bool flip) {
+template <typename Word, unsigned kCount>
+__device__ void flip_keys(Word (&key)[kCount], bool flip) {
   if (flip) {
 #pragma unroll
     for (unsigned k = 0; k < kCount; ++k) {
@@ -93,8 +94,8 @@ __device__ void flip_keys(Item (&key)[kCount], bool flip) {
 // loop per pair. The loops are unrolled over every bit a register index has, so every index is
 // a constant (get_lower_partner is worked out by the compiler) and the keys stay in registers;
 // strides above 2^top_bit are skipped.
-template <unsigned kCount>
-__device__ void compare_registers(Item (&key)[kCount], unsigned top_bit) {
+template <typename Word, unsigned kCount>
+__device__ void compare_registers(Word (&key)[kCount], unsigned top_bit) {
 #pragma unroll
   for (int bit = 31 - __builtin_clz(kCount); bit-- > 0;) {
     if (bit <= static_cast<int>(top_bit)) {
@@ -110,14 +111,16 @@ __device__ void compare_registers(Item (&key)[kCount], unsigned top_bit) {
 
 // Key i with its position, as one item (make_item): the positions wait in `indices` between
 // launches. Without indices (a sort of keys alone) every position is 0 and never written.
-__device__ Item load_item(const int *keys, const int *indices, unsigned i, bool ascending,
+template <typename Word>
+__device__ Word load_item(const int *keys, const int *indices, unsigned i, bool ascending,
                           bool floats) {
-  return make_item(keys[i], indices == nullptr ? 0u : static_cast<unsigned>(indices[i]), ascending,
-                   floats);
+  return make_word<Word>(keys[i], indices == nullptr ? 0u : static_cast<unsigned>(indices[i]),
+                         ascending, floats);
 }
 
 // Writes an item back as key i and, if there are indices, its position.
-__device__ void store_item(int *keys, int *indices, unsigned i, Item item, bool ascending,
+template <typename Word>
+__device__ void store_item(int *keys, int *indices, unsigned i, Word item, bool ascending,
                            bool floats) {
   keys[i] = item_key(item, floats);
   if (indices != nullptr) {
@@ -130,7 +133,7 @@ __device__ void store_item(int *keys, int *indices, unsigned i, Item item, bool 
 // of 2^kSteps keys first, first + lowest, ..., first + (2^kSteps - 1) * lowest, with first =
 // get_first_key(t, lowest, kSteps): the keys whose indices differ from `first` only in the
 // kSteps bits of the strides, so every pair of every one of the steps lies inside one group.
-template <unsigned kSteps>
+template <typename Word, unsigned kSteps>
 __global__ void multistep(int *keys, int *indices, unsigned size, unsigned top_stride,
                           unsigned segment, bool ascending, bool floats) {
   constexpr unsigned kKeys = 1u << kSteps;
@@ -143,10 +146,10 @@ __global__ void multistep(int *keys, int *indices, unsigned size, unsigned top_s
   const bool flip = !sorts_ascending(index_in_array(first, segment), size, ascending);
   // Key m of the group is first + m * lowest. For each m the lanes of a warp read 32 consecutive
   // keys, 128 bytes: consecutive threads have consecutive firsts, since lowest >= 32.
-  Item key[kKeys];
+  Word key[kKeys];
 #pragma unroll
   for (unsigned m = 0; m < kKeys; ++m) {
-    key[m] = load_item(keys, indices, first + m * lowest, ascending, floats);
+    key[m] = load_item<Word>(keys, indices, first + m * lowest, ascending, floats);
   }
   // The stride lowest * 2^j is bit j of m: step j pairs key m with key m + 2^j, largest first.
   flip_keys(key, flip);
@@ -161,6 +164,7 @@ __global__ void multistep(int *keys, int *indices, unsigned size, unsigned top_s
 // Launches multistep for `steps` steps from top_stride down (1 .. kStepsPerPass): each number
 // of steps is its own compiled kernel, since the number of keys a thread holds must be known
 // when the kernel is compiled for them to stay in registers.
+template <typename Word>
 void launch_multistep(int *keys, int *indices, unsigned n, unsigned size, unsigned top_stride,
                       unsigned steps, unsigned segment, bool ascending, bool floats) {
   const unsigned groups = n >> steps;
@@ -168,27 +172,27 @@ void launch_multistep(int *keys, int *indices, unsigned n, unsigned size, unsign
   const unsigned blocks = groups / threads;
   switch (steps) {
     case 1:
-      multistep<1>
+      multistep<Word, 1>
           <<<blocks, threads>>>(keys, indices, size, top_stride, segment, ascending, floats);
       break;
     case 2:
-      multistep<2>
+      multistep<Word, 2>
           <<<blocks, threads>>>(keys, indices, size, top_stride, segment, ascending, floats);
       break;
     case 3:
-      multistep<3>
+      multistep<Word, 3>
           <<<blocks, threads>>>(keys, indices, size, top_stride, segment, ascending, floats);
       break;
     case 4:
-      multistep<4>
+      multistep<Word, 4>
           <<<blocks, threads>>>(keys, indices, size, top_stride, segment, ascending, floats);
       break;
     case 5:
-      multistep<5>
+      multistep<Word, 5>
           <<<blocks, threads>>>(keys, indices, size, top_stride, segment, ascending, floats);
       break;
     default:
-      multistep<6>
+      multistep<Word, 6>
           <<<blocks, threads>>>(keys, indices, size, top_stride, segment, ascending, floats);
       break;
   }
@@ -199,7 +203,8 @@ void launch_multistep(int *keys, int *indices, unsigned n, unsigned size, unsign
 // thread t gets keys 8 t .. 8 t + 7, as two 16-byte loads, each with its position in its array
 // (block_sort, the first launch, is where the positions start). A tile smaller than one thread's
 // keys (n < 8) is read key by key; the registers past its end are never paired with its keys.
-__device__ void load_thread_major(Item (&key)[kKeysPerThread], const int *keys, unsigned tile_start,
+template <typename Word>
+__device__ void load_thread_major(Word (&key)[kKeysPerThread], const int *keys, unsigned tile_start,
                                   unsigned tile_size, unsigned segment, bool ascending,
                                   bool floats) {
   const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
@@ -222,20 +227,21 @@ __device__ void load_thread_major(Item (&key)[kKeysPerThread], const int *keys, 
   }
 #pragma unroll
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    key[k] = make_item(read[k], index_in_array(first + k, segment), ascending, floats);
+    key[k] = make_word<Word>(read[k], index_in_array(first + k, segment), ascending, floats);
   }
 }
 
 // Stores this thread's items of a tile from the thread-major layout, as load_thread_major reads:
 // the keys, and the positions if there are indices, each as 16-byte stores.
+template <typename Word>
 __device__ void store_thread_major(int *keys, int *indices, unsigned tile_start,
-                                   const Item (&key)[kKeysPerThread], unsigned tile_size,
+                                   const Word (&key)[kKeysPerThread], unsigned tile_size,
                                    bool ascending, bool floats) {
   const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
   if (tile_size >= kKeysPerThread) {
 #pragma unroll
     for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
-      const Item *four = key + 4 * v;
+      const Word *four = key + 4 * v;
       reinterpret_cast<int4 *>(keys + first)[v] =
           make_int4(item_key(four[0], floats), item_key(four[1], floats), item_key(four[2], floats),
                     item_key(four[3], floats));
@@ -257,7 +263,8 @@ __device__ void store_thread_major(int *keys, int *indices, unsigned tile_start,
 
 // Moves this thread's keys from layout `from` to layout `to` through the block's tile in shared
 // memory: every thread stores its keys where `from` puts them and loads the ones `to` gives it.
-__device__ void exchange(Item (&key)[kKeysPerThread], Item *tile, unsigned from, unsigned to) {
+template <typename Word>
+__device__ void exchange(Word (&key)[kKeysPerThread], Word *tile, unsigned from, unsigned to) {
   // Barrier: threads may still be loading their keys of the previous exchange from the tile.
   __syncthreads();
 #pragma unroll
@@ -278,7 +285,8 @@ __device__ void exchange(Item (&key)[kKeysPerThread], Item *tile, unsigned from,
 // key, the upper one the larger. Lane bit c is a step of this merge when its tile bit is:
 // c + kRegisterBits <= top_bit. With 16 keys per thread the merge of 64 keys (top_bit 5) has
 // lane bits 1 and 0 (strides 32 and 16), the merge of 32 keys lane bit 0 only.
-__device__ void compare_lanes(Item (&key)[kKeysPerThread], unsigned top_bit, unsigned lanes) {
+template <typename Word>
+__device__ void compare_lanes(Word (&key)[kKeysPerThread], unsigned top_bit, unsigned lanes) {
 #pragma unroll
   for (int c = 4; c >= 0; --c) {
     if (static_cast<unsigned>(c) + kRegisterBits <= top_bit && (1u << c) < lanes) {
@@ -288,7 +296,7 @@ __device__ void compare_lanes(Item (&key)[kKeysPerThread], unsigned top_bit, uns
       for (unsigned k = 0; k < kKeysPerThread; ++k) {
         // The shuffle waits until every lane of the mask has arrived, reads all their values,
         // then hands them out: no lane can see a half-done exchange.
-        const Item other = __shfl_xor_sync(lane_mask(lanes), key[k], lane_stride);
+        const Word other = __shfl_xor_sync(lane_mask(lanes), key[k], lane_stride);
         key[k] = lower ? min(key[k], other) : max(key[k], other);
       }
     }
@@ -301,7 +309,8 @@ __device__ void compare_lanes(Item (&key)[kKeysPerThread], unsigned top_bit, uns
 // the kRegisterBits largest run in the merge's lane-major round (round_layout), on registers,
 // after which one exchange brings the keys back to the thread-major layout for the shuffle steps
 // and the last kRegisterBits steps, again on registers.
-__device__ void merge_in_block(Item (&key)[kKeysPerThread], Item *tile, unsigned top_bit,
+template <typename Word>
+__device__ void merge_in_block(Word (&key)[kKeysPerThread], Word *tile, unsigned top_bit,
                                unsigned layout, unsigned lanes) {
   const unsigned low = round_layout(top_bit);
   if (low != 0) {
@@ -322,7 +331,8 @@ __device__ void merge_in_block(Item (&key)[kKeysPerThread], Item *tile, unsigned
 // Sizes 2 .. kKeysPerThread (or the tile or the array, if smaller): every pair lies inside one
 // thread's registers. Thread-major, register k holds key first + k, so each pair's direction
 // comes from its position in its array, different for different registers up to size 8.
-__device__ void sort_thread_keys(Item (&key)[kKeysPerThread], unsigned first, unsigned tile_size,
+template <typename Word>
+__device__ void sort_thread_keys(Word (&key)[kKeysPerThread], unsigned first, unsigned tile_size,
                                  unsigned segment, bool ascending) {
 #pragma unroll
   for (unsigned size = 2; size <= kKeysPerThread; size *= 2) {
@@ -347,15 +357,16 @@ __device__ void sort_thread_keys(Item (&key)[kKeysPerThread], unsigned first, un
 // sequence, ready for the first merge above the tile. When n <= kTileSize there is one block,
 // its last size is n, and the whole array comes out sorted. Arrays shorter than the tile stop
 // at their own length, and every one of them comes out in the requested order.
+template <typename Word>
 __global__ void __launch_bounds__(kBlockThreads)
     block_sort(int *keys, int *indices, unsigned tile_size, unsigned segment, bool ascending,
                bool floats) {
   // The block's tile in shared memory, for the exchanges between layouts.
-  __shared__ Item tile[padded(kTileSize)];
+  __shared__ Word tile[padded(kTileSize)];
   const unsigned tile_start = blockIdx.x * tile_size;
   const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
   const unsigned lanes = warp_lanes(blockDim.x);
-  Item key[kKeysPerThread];
+  Word key[kKeysPerThread];
   load_thread_major(key, keys, tile_start, tile_size, segment, ascending, floats);
   sort_thread_keys(key, first, tile_size, segment, ascending);
   // The larger sizes, each one merge. Bit `size` of every key of a thread is a bit of the
@@ -383,21 +394,22 @@ __global__ void __launch_bounds__(kBlockThreads)
 
 // The strides of the merge of `size` that stay inside a tile: tile size / 2 down to 1. Only runs
 // above the tile (n > kTileSize), so the tile is always kTileSize keys.
+template <typename Word>
 __global__ void __launch_bounds__(kBlockThreads)
     block_merge(int *keys, int *indices, unsigned size, unsigned segment, bool ascending,
                 bool floats) {
-  __shared__ Item tile[padded(kTileSize)];
+  __shared__ Word tile[padded(kTileSize)];
   const unsigned tile_start = blockIdx.x * kTileSize;
   // size > kTileSize, so every key of the tile has the same bit `size`: one direction.
   const bool flip = !sorts_ascending(index_in_array(tile_start, segment), size, ascending);
   // Load straight into the layout of the merge's round (the tile's top kRegisterBits bits in
   // registers): each load of a warp is 128 consecutive bytes.
   const unsigned top_low = round_layout(kTileBits - 1);
-  Item key[kKeysPerThread];
+  Word key[kKeysPerThread];
 #pragma unroll
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    key[k] = load_item(keys, indices, tile_start + layout_slot(threadIdx.x, k, top_low), ascending,
-                       floats);
+    key[k] = load_item<Word>(keys, indices, tile_start + layout_slot(threadIdx.x, k, top_low),
+                             ascending, floats);
   }
   flip_keys(key, flip);
   merge_in_block(key, tile, kTileBits - 1, top_low, kWarpSize);
@@ -490,16 +502,11 @@ __global__ void keep_half(int *keys, const int *received, unsigned n, bool small
   }
 }
 
-// The argsort of v9 (indices may be nullptr), of ints or, with `floats`, of floats' bits.
-void argsort_segments(int *keys, int *indices, unsigned n, unsigned segment, bool ascending,
-                      bool floats) {
-  // A single key is sorted already, and its position is 0.
-  if (n < 2) {
-    if (indices != nullptr) {
-      CUDA_CHECK(cudaMemsetAsync(indices, 0, sizeof(int)));
-    }
-    return;
-  }
+// The launches of a sort of n >= 2 keys in arrays of `segment`, each key held as a Word: an
+// Item with its position (indices), or its bare ordered_bits (no indices).
+template <typename Word>
+void sort_words(int *keys, int *indices, unsigned n, unsigned segment, bool ascending,
+                bool floats) {
   // The in-block kernels run one block per tile, kKeysPerThread keys per thread (one thread
   // for a tile smaller than that).
   const unsigned tile_size = std::min(n, kTileSize);
@@ -511,19 +518,20 @@ void argsort_segments(int *keys, int *indices, unsigned n, unsigned segment, boo
     switch (launch.kernel) {
       case Kernel::block_sort:
         // Every size up to the tile, or up to the arrays' length, in one launch.
-        block_sort<<<tiles, tile_threads>>>(keys, indices, tile_size, segment, ascending, floats);
+        block_sort<Word>
+            <<<tiles, tile_threads>>>(keys, indices, tile_size, segment, ascending, floats);
         CHECK_LAUNCH();
         break;
       case Kernel::multistep:
         // Strides of a tile or more pair keys of different tiles: up to kStepsPerPass of them
         // per launch, each launch a barrier between its steps and the next ones.
-        launch_multistep(keys, indices, n, launch.size, launch.stride, launch.steps, segment,
-                         ascending, floats);
+        launch_multistep<Word>(keys, indices, n, launch.size, launch.stride, launch.steps, segment,
+                               ascending, floats);
         break;
       case Kernel::block_merge:
         // The strides below the tile: one launch for all of them.
-        block_merge<<<tiles, kBlockThreads>>>(keys, indices, launch.size, segment, ascending,
-                                              floats);
+        block_merge<Word>
+            <<<tiles, kBlockThreads>>>(keys, indices, launch.size, segment, ascending, floats);
         CHECK_LAUNCH();
         break;
       case Kernel::block_top:
@@ -531,6 +539,25 @@ void argsort_segments(int *keys, int *indices, unsigned n, unsigned segment, boo
         break;
     }
   });
+}
+
+// The argsort of v9 (indices may be nullptr), of ints or, with `floats`, of floats' bits.
+void argsort_segments(int *keys, int *indices, unsigned n, unsigned segment, bool ascending,
+                      bool floats) {
+  // A single key is sorted already, and its position is 0.
+  if (n < 2) {
+    if (indices != nullptr) {
+      CUDA_CHECK(cudaMemsetAsync(indices, 0, sizeof(int)));
+    }
+    return;
+  }
+  // Keys alone carry no position: 32-bit words, half the registers, shared memory and
+  // shuffles of 64-bit items.
+  if (indices == nullptr) {
+    sort_words<unsigned>(keys, indices, n, segment, ascending, floats);
+  } else {
+    sort_words<Item>(keys, indices, n, segment, ascending, floats);
+  }
 }
 
 // The top-k of v10, of ints or, with `floats`, of floats' bits.
@@ -560,16 +587,17 @@ void bitonic_merge(int *keys, unsigned n, bool ascending) {
     switch (launch.kernel) {
       case Kernel::block_sort:
         // n is a tile or less: one block sorts all of it.
-        block_sort<<<1, std::max(1u, n / kKeysPerThread)>>>(keys, nullptr, n, n, ascending, false);
+        block_sort<unsigned>
+            <<<1, std::max(1u, n / kKeysPerThread)>>>(keys, nullptr, n, n, ascending, false);
         CHECK_LAUNCH();
         break;
       case Kernel::multistep:
-        launch_multistep(keys, nullptr, n, launch.size, launch.stride, launch.steps, n, ascending,
-                         false);
+        launch_multistep<unsigned>(keys, nullptr, n, launch.size, launch.stride, launch.steps, n,
+                                   ascending, false);
         break;
       case Kernel::block_merge:
-        block_merge<<<n / kTileSize, kBlockThreads>>>(keys, nullptr, launch.size, n, ascending,
-                                                      false);
+        block_merge<unsigned>
+            <<<n / kTileSize, kBlockThreads>>>(keys, nullptr, launch.size, n, ascending, false);
         CHECK_LAUNCH();
         break;
       case Kernel::block_top:
