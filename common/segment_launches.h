@@ -5,15 +5,13 @@
 
 #include <cstdio>
 
+#include "stage_launches.h"
+
 // As stage_main.cpp's print_launches, for n keys in arrays of `segment` keys (--segment;
 // without it, one array of n).
 inline void print_segment_launches(unsigned n, unsigned segment) {
   std::printf("# launches_per_segment_sort(%u, %u) = %llu\n", n, segment,
               launches_per_segment_sort(n, segment));
-  std::printf("launch,kernel,size,stride,steps\n");
   unsigned long long index = 0;
-  for_each_launch(n, segment, [&](const Launch &launch) {
-    std::printf("%llu,%s,%u,%u,%u\n", index++, kernel_name(launch.kernel), launch.size,
-                launch.stride, launch.steps);
-  });
+  for_each_launch(n, segment, launch_rows(index));
 }

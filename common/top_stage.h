@@ -15,12 +15,8 @@
 inline void print_top_launches(unsigned n, unsigned segment, unsigned top) {
   std::printf("# launches_per_top(%u, %u, %u) = %llu\n", n, segment, top,
               launches_per_top(n, segment, top));
-  std::printf("launch,kernel,size,stride,steps\n");
   unsigned long long index = 0;
-  const auto print = [&](const Launch &launch) {
-    std::printf("%llu,%s,%u,%u,%u\n", index++, kernel_name(launch.kernel), launch.size,
-                launch.stride, launch.steps);
-  };
+  const auto print = launch_rows(index);
   for_each_launch(n, top, print);
   for_each_top_launch(n, segment, top, print);
 }
