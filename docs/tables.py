@@ -1387,15 +1387,10 @@ def gpus_table():
               f"the GPU that was ready for it last, median of the timed sorts), took "
               f"{ms(float(two['exchange_ms']))} ms, {float(two['exchange_gb_s']):.0f} GB/s one "
               f"way: **{float(two['exchange_gb_s']) / parts['gb_s']:.0%}** of NCCL's speed alone "
-              f"at the same size (target: at least 80%)."
-              if two.get("exchange_ms") else
-              "Its exchange inside the sort was not timed in this run.")
+              f"at the same size (target: at least 80%).")
     link = rows[0]["link"]
     joined = (f"NVLink ({link} in `nvidia-smi topo -m`)" if link.startswith("NV") else
               f"{link} in `nvidia-smi topo -m`")
-    # Runs recorded before the experiment existed ran the chapter's commands one by one.
-    made_by = ("by `tools/experiments.py gpus exchange`" if "experiment" in rows[0] else
-               "by the chapter's commands")
     lines = [table(["program", "GPUs", "n", "passes (per GPU)", "sort ms", "total ms"], body), "",
              f"2^31 keys on two GPUs take **{measured / one:.2f}x** the time of this stage's "
              f"2^30 on one (target: at most 1.35x){against_v7}. {inside} The time model, from the "
@@ -1414,7 +1409,7 @@ def gpus_table():
              f"Measured on two {two['device'].split(' x ')[-1]} joined by {joined}, driver "
              f"{rows[0]['nvidia_driver']}, CUDA "
              f"{rows[0]['cuda_runtime']}, NCCL_NVLS_ENABLE={rows[0]['nccl_nvls_enable']}, on "
-             f"{rows[0]['date']}, {made_by}; data: "
+             f"{rows[0]['date']}, by `tools/experiments.py gpus exchange`; data: "
              "`docs/results/h200x2_gpus.csv` (each program's median of 5 timed sorts after one "
              "warm-up, validated against std::sort) and `docs/results/h200x2_exchange.csv` "
              "(`build/tools/nccl_exchange --gpus 2 --reps 5`). Across GPUs the sort times are the "

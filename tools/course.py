@@ -296,7 +296,7 @@ def gpu_name(device=0):
 
 
 # The course's kernel names, as the tools find them in ncu's and cuobjdump's longer names.
-KERNELS = ("block_sort", "block_merge", "bitonic_step", "multistep", "block_top")
+KERNELS = ("block_sort", "block_merge", "bitonic_step", "multistep", "block_top", "keep_half")
 
 
 def kernel_of(name):

@@ -5,7 +5,9 @@ Usage: registers_test.py SOURCE_ROOT
 
 Runs the tool for sm_90 into a scratch CSV and checks what the chapters read from such a file:
 one record per kernel of every stage, multistep once per number of steps (1 .. 6) in every
-stage that has it, and more registers for more keys per thread. Needs no GPU.
+stage that has it, more registers for more keys per thread, and a build for 32-bit words with
+fewer registers in every stage whose kernels take the word as a template parameter. Needs no
+GPU.
 """
 import csv
 import os
@@ -41,6 +43,14 @@ for stage in course.stage_names():
         elif counts != sorted(counts) or counts[-1] <= counts[0]:
             failures.append(f"{stage}: more keys per thread should not take fewer registers: "
                             f"{counts}")
+        # A stage whose kernels take the word they sort as a template parameter (v12_key_words
+        # on) is built for 32-bit words too, each with fewer registers than its 64-bit items.
+        if "template <typename Word>" in source:
+            for name in ["block_sort", "block_merge"] + [f"multistep<{k}>" for k in (3, 6)]:
+                words = kernels.get(f"{name} (32-bit words)")
+                if words is None or name not in kernels or words >= kernels[name]:
+                    failures.append(f"{stage}: {name} for 32-bit words: {words} registers, "
+                                    f"against {kernels.get(name)} for items")
     print(stage, kernels)
 for failure in failures:
     print("FAIL", failure)
