@@ -162,6 +162,8 @@ def generated_blocks(tour, profile, network_dump):
     blocks = {
         "readme-results": lambda: tables.readme_results(tour),
         "v0-table": lambda: tables.v0_table(tour),
+        "passes-v13_any_bits": lambda: tables.passes_table(
+            tour, ["v7_register_tile", "v12_key_words", "v13_any_bits"]),
         "crossover": lambda: tables.crossover(tour),
         "totals": lambda: tables.totals(tour),
         "transfers": tables.transfers_table,

@@ -22,7 +22,8 @@ TOUR_FILES = {"h100_tour.csv": "every program at 2^10 .. 2^28",
               "h100_tour_v9.csv": "v9_argsort alone at 2^10 .. 2^29, added with its stage",
               "h100_tour_v10.csv": "v10_top_k alone at 2^10 .. 2^29, added with its stage",
               "h100_tour_v11.csv": "v11_float_keys alone at 2^10 .. 2^29, added with its stage",
-              "h100_tour_v12.csv": "v12_key_words and v13_multi_gpu (on one GPU, `--gpus 1`) "
+              "h100_tour_v12.csv": "v12_key_words alone at 2^10 .. 2^29, added with its stage",
+              "h100_tour_v13.csv": "v13_any_bits and v14_multi_gpu (on one GPU, `--gpus 1`) "
                                    "alone at 2^10 .. 2^29, added with their stages"}
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
@@ -156,6 +157,18 @@ def stage_table(tour, stage, previous):
     return table(header, rows) + "\n" + tour.source() + "\n"
 
 
+def passes_table(tour, stages):
+    """The passes (launches) each stage's program counted in the tour, size by size from 2^16:
+    the counts the gpu suite holds to launches_per_sort (the chapter's tour table names the
+    runs)."""
+    rows = []
+    for q in tour.sizes():
+        if q in (16, 20, 24, 27, 29):
+            found = [tour.get(stage, q) for stage in stages]
+            rows.append([f"2^{q}"] + [row["launches"] if row else NOT_MEASURED for row in found])
+    return table(["n"] + [f"{stage} passes" for stage in stages], rows) + "\n"
+
+
 def v0_table(tour):
     rows = []
     for q in tour.sizes():
@@ -209,7 +222,7 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/16_results.md` has the full story.\n")
+            "bandwidth; `docs/17_results.md` has the full story.\n")
 
 
 # The course's fastest stage on one array, which the results chapter sets against the libraries.
@@ -1354,7 +1367,7 @@ def gpus_model():
     merge's passes at one copy each, a copy being the copy baseline's time on one GPU."""
     runs = gpus_runs()
     exchange = {int(row["bytes_per_gpu"]): row for row in load_csv("h200x2_exchange.csv")}
-    one, two = runs.get(("v13_multi_gpu", 1, 30)), runs.get(("v13_multi_gpu", 2, 31))
+    one, two = runs.get(("v14_multi_gpu", 1, 30)), runs.get(("v14_multi_gpu", 2, 31))
     copy, swap = runs.get(("copy", 1, 30)), exchange.get(4 << 30)
     if not (one and two and copy and swap):
         return None
@@ -1368,7 +1381,7 @@ def gpus_model():
 
 
 def gpus_table():
-    """v13_multi_gpu on one and two H200s, v7_register_tile and the copy, and the time model."""
+    """v14_multi_gpu on one and two H200s, v7_register_tile and the copy, and the time model."""
     rows = load_csv("h200x2_gpus.csv")
     found = gpus_model()
     if not rows or found is None:
@@ -1377,11 +1390,11 @@ def gpus_table():
     body = [[f"`{program}`", gpus, f"2^{q}", row["passes"], ms(float(row["sort_ms"])),
              ms(float(row["total_ms"]))] for (program, gpus, q), row in runs.items()]
     measured, model, parts = found
-    one = float(runs[("v13_multi_gpu", 1, 30)]["sort_ms"])
-    two = runs[("v13_multi_gpu", 2, 31)]
+    one = float(runs[("v14_multi_gpu", 1, 30)]["sort_ms"])
+    two = runs[("v14_multi_gpu", 2, 31)]
     fastest = runs.get(("v7_register_tile", 1, 30))
     against_v7 = (f", and **{measured / float(fastest['sort_ms']):.2f}x** the time of "
-                  "`v7_register_tile`'s 2^30 on one (each GPU here sorts with v12's kernels)"
+                  "`v7_register_tile`'s 2^30 on one (each GPU here sorts with v13's kernels)"
                   if fastest else "")
     inside = (f"Its exchange, timed inside the sort (the report's `exchange` line: CUDA events on "
               f"the GPU that was ready for it last, median of the timed sorts), took "

@@ -296,7 +296,8 @@ def gpu_name(device=0):
 
 
 # The course's kernel names, as the tools find them in ncu's and cuobjdump's longer names.
-KERNELS = ("block_sort", "block_merge", "bitonic_step", "multistep", "block_top", "keep_half")
+KERNELS = ("block_sort", "block_merge", "bitonic_step", "multistep", "block_top", "keep_half",
+           "group_steps")
 
 
 def kernel_of(name):
@@ -447,7 +448,7 @@ def copy_course(destination):
 
 
 def add_stage(tree, stage, start, gpu_tests, idea):
-    """Adds a stage to the tree `tree` as chapter 17 says a student does: a copy of the stage
+    """Adds a stage to the tree `tree` as chapter 18 says a student does: a copy of the stage
     `start`, and an entry in stages.txt (without a chapter) that copies start's, with the test
     names `gpu_tests` as its gpu tests. Returns the new stage's folder, for the caller to edit."""
     folder = os.path.join(tree, stage)

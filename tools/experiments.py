@@ -29,14 +29,14 @@ does not make.
   floats         v11_float_keys's sort, argsort and top-k of floats (--type float) against the same
                  of ints, v10_top_k's of ints, and torch.sort and torch.topk on float32 rows,
                  for arrays of 128, 1024 and 4096 keys, 2^27 keys in all (chapter 13)
-  gpus           v13_multi_gpu on one GPU (2^30 keys) and on two (2^30 and 2^31), v7_register_tile
+  gpus           v14_multi_gpu on one GPU (2^30 keys) and on two (2^30 and 2^31), v7_register_tile
                  and the copy baseline on one (2^30): the sort across GPUs, its last exchange
                  as the program times it, and the parts of the time model; needs two GPUs
-                 (chapter 15)
+                 (chapter 16)
   exchange       tools/nccl_exchange on GPUs 0 and 1: the grouped ncclSend and ncclRecv of
-                 v13_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 15)
+                 v14_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 16)
   spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
-                 how far apart two measurements of one program fall (chapter 16)
+                 how far apart two measurements of one program fall (chapter 17)
   distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 12)
   unpadded       builds v7_register_tile and v8_batched without the padding of their tile and
                  prints the programs' paths, for measure_banks.py --extra; records nothing
@@ -44,9 +44,9 @@ does not make.
                  and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
   copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
-                 the array costs at each size, the floor's unit (chapter 16)
+                 the array costs at each size, the floor's unit (chapter 17)
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
-                 each, taking turns: which is faster beyond the spread of the runs (chapter 16)
+                 each, taking turns: which is faster beyond the spread of the runs (chapter 17)
 
 A variant of a stage is one of tools/variants.txt: the stage's own code but for the lines of its
 bitonic_index.h that the entry edits (constants, or the tile's padding), each matched exactly as
@@ -272,8 +272,8 @@ def with_link(records):
 
 
 def gpus(runner):
-    """v13_multi_gpu across one and two GPUs, with v7_register_tile and the copy alone."""
-    stage = course.program_command(runner.build, "v13_multi_gpu")
+    """v14_multi_gpu across one and two GPUs, with v7_register_tile and the copy alone."""
+    stage = course.program_command(runner.build, "v14_multi_gpu")
     runs = [("copy", course.program_command(runner.build, "copy") + ["--log2", "30"]),
             ("v7_register_tile", stage_program(runner.build, "v7_register_tile") +
              ["--log2", "30"]),

@@ -1,4 +1,4 @@
-// v13_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+// v13_any_bits: a pass holds the 2^14 keys whose indices differ in any 14 chosen bits.
 //
 // What this program does
 //   Sorts n 32-bit integers in device memory with the bitonic sorting network
@@ -8,48 +8,36 @@
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
 // What changes from v12_key_words, and why
-//   One GPU holds at most 2^30 keys. Past that the keys must spread over several GPUs, and the
-//   network does not change: with n keys on each of P GPUs (rank g holds keys g * n .. (g + 1) *
-//   n - 1), a stride below n pairs keys of one GPU, and a stride of n * s pairs key i of GPU g
-//   with key i of GPU g ^ s, chapter 1's XOR partner one level up (bitonic_index.h,
-//   for_each_exchange). So each GPU sorts its keys with v12's kernels (bitonic_sort, one array);
-//   then for each merge size of 2, 4, ..., P GPUs and each of its rank strides, every GPU swaps
-//   its keys with its partner through NCCL (ncclSend and ncclRecv in one group, exchange_keys)
-//   and keeps, at each index, the smaller or the larger key (keep_half); after a merge size's
-//   last exchange each GPU merges its own keys (bitonic_merge, the launches of
-//   for_each_merge_launch, which for_each_launch now calls for each size). The GPUs, their NCCL
-//   communicators, streams and receive buffers form a GpuTeam (stage.h); bitonic_sort_gpus sorts
-//   with one. v12's kernels, and its argsort, top-k and floats of many arrays on one GPU, do not
-//   change; keys alone move as 32-bit words, and bitonic_merge runs them so.
+//   get_first_key already says it: the keys whose indices differ only in some chosen bits hold
+//   every partner of the steps on those bits. Nothing makes those bits neighbours, and nothing
+//   keeps the group in one thread's registers. A block of 512 threads holds 2^14 keys, 32 in each
+//   thread's registers, and moves them through 64 KB of shared memory between rounds of register
+//   steps (exchange_group, two halves for an Item). Its 14 bits are index bits 0 .. 4, so that
+//   loads stay 128 bytes a warp, and any 9 others (group_key in bitonic_index.h): 9 global
+//   strides per pass where multistep ran 6, or bits 0 .. 13, every stride below 2^14 in one pass
+//   where block_merge took those below the 2048-key tile and multistep the rest. So multistep,
+//   launch_multistep, kThreadsPerBlock and block_merge give way to group_steps and
+//   launch_group_steps; for_each_launch, kStepsPerPass (now 9), steps_in_pass and
+//   launches_per_segment_sort count group passes, Kernel and kernel_name name group_steps,
+//   sort_words launches it, and compare_registers can stop above stride 1.
+//   At 2^29 the passes fall from 55 to 40 (1 block_sort, 18 merges below 2^14, 21 global).
 //
 // Prediction
-//   On two GPUs, 2^31 keys take the time of one GPU's sort of 2^30, plus one exchange of 4 GiB
-//   each way at the link's bandwidth, one keep_half (about a copy of the array) and one merge
-//   of 2^30 keys (4 multistep passes and a block_merge, about 5 copies): a few tens of ms on top
-//   of a sort of 2^30 keys, well within the issue's 1.35x of this program's sort of 2^30 keys on
-//   one GPU when the GPUs share NVLink. On one GPU (P = 1) nothing changes from v12.
-//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v12's sort: the same
-//   time.
+//   If a group pass costs what a multistep pass costs, about 1.1 copies of the array, the 40
+//   passes at 2^29 take 40 / 55 of v12's 84 ms plus what block_sort costs beyond a copy: about
+//   65 ms. A pass of 512-thread blocks with two barriers per round may cost more.
+//   Speedup at 2^29 over the stage before: 1.15x .. 1.4x; passes 55 -> 40 at 2^29.
 //
-// Build and run (NCCL must be installed: README, "Prerequisites")
-//   meson setup build && meson compile -C build v13_multi_gpu
-//   build/v13_multi_gpu/v13_multi_gpu --log2 24 --gpus 1
-#include <nccl.h>
-
+// Build and run
+//   meson setup build && meson compile -C build v13_any_bits
+//   build/v13_any_bits/v13_any_bits --log2 24
 #include <algorithm>
-#include <memory>
-#include <string>
-#include <vector>
 
 #include "bitonic_index.h"
 #include "cuda_check.h"
-#include "errors.h"
 #include "stage.h"
 
 namespace {
-
-// Threads per block of multistep. Any multiple of the warp size (32) works here.
-constexpr unsigned kThreadsPerBlock = 256;
 
 // Puts keys[lower] and keys[upper] in the requested order: the smaller key first when ascending.
 // The keys are written back only when they were out of order, so a step over data that is
@@ -89,16 +77,16 @@ __device__ void flip_keys(Word (&key)[kCount], bool flip) {
 }
 
 // The ascending steps that pair two registers of this thread: register strides 2^top_bit down
-// to 1. A step of register stride s has kCount / 2 pairs, and pair p runs from register
+// to 2^bottom_bit. A step of register stride s has kCount / 2 pairs, and pair p runs from register
 // get_lower_partner(p, s) to that plus s: chapter 6's one thread per pair, here one turn of the
 // loop per pair. The loops are unrolled over every bit a register index has, so every index is
 // a constant (get_lower_partner is worked out by the compiler) and the keys stay in registers;
-// strides above 2^top_bit are skipped.
+// strides above 2^top_bit or below 2^bottom_bit are skipped.
 template <typename Word, unsigned kCount>
-__device__ void compare_registers(Word (&key)[kCount], unsigned top_bit) {
+__device__ void compare_registers(Word (&key)[kCount], unsigned top_bit, unsigned bottom_bit = 0) {
 #pragma unroll
   for (int bit = 31 - __builtin_clz(kCount); bit-- > 0;) {
-    if (bit <= static_cast<int>(top_bit)) {
+    if (bit <= static_cast<int>(top_bit) && bit >= static_cast<int>(bottom_bit)) {
       const unsigned stride = 1u << bit;
 #pragma unroll
       for (unsigned pair = 0; pair < kCount / 2; ++pair) {
@@ -128,74 +116,103 @@ __device__ void store_item(int *keys, int *indices, unsigned i, Word item, bool 
   }
 }
 
-// kSteps consecutive compare steps of the merge of `size`, strides top_stride, top_stride / 2,
-// ..., lowest = top_stride / 2^(kSteps - 1), in one pass over the keys. Thread t owns the group
-// of 2^kSteps keys first, first + lowest, ..., first + (2^kSteps - 1) * lowest, with first =
-// get_first_key(t, lowest, kSteps): the keys whose indices differ from `first` only in the
-// kSteps bits of the strides, so every pair of every one of the steps lies inside one group.
-template <typename Word, unsigned kSteps>
-__global__ void multistep(int *keys, int *indices, unsigned size, unsigned top_stride,
-                          unsigned segment, bool ascending, bool floats) {
-  constexpr unsigned kKeys = 1u << kSteps;
-  // The grid has exactly n / 2^kSteps threads (both powers of two): one per group.
-  const unsigned thread = blockIdx.x * blockDim.x + threadIdx.x;
-  const unsigned lowest = top_stride >> (kSteps - 1);
-  const unsigned first = get_first_key(thread, lowest, kSteps);
-  // The strides are below `size`, so every key of the group has the same bit `size` as `first`:
-  // one direction serves every compare of the thread. It comes from the position in the array.
-  const bool flip = !sorts_ascending(index_in_array(first, segment), size, ascending);
-  // Key m of the group is first + m * lowest. For each m the lanes of a warp read 32 consecutive
-  // keys, 128 bytes: consecutive threads have consecutive firsts, since lowest >= 32.
-  Word key[kKeys];
+// Moves this thread's keys of a group from the layout whose registers hold slot bits `from` ..
+// from + 4 to the one whose registers hold `to` .. to + 4, through the group's 2^14 words of
+// shared memory, 32 bits at a time: a 64-bit Item goes in two halves, so that an argsort's
+// group needs no more shared memory than a sort's.
+template <typename Word>
+__device__ void exchange_group(Word (&key)[kGroupKeys], unsigned *words, unsigned from,
+                               unsigned to) {
 #pragma unroll
-  for (unsigned m = 0; m < kKeys; ++m) {
-    key[m] = load_item<Word>(keys, indices, first + m * lowest, ascending, floats);
-  }
-  // The stride lowest * 2^j is bit j of m: step j pairs key m with key m + 2^j, largest first.
-  flip_keys(key, flip);
-  compare_registers(key, kSteps - 1);
-  flip_keys(key, flip);
+  for (unsigned shift = 0; shift < 8 * sizeof(Word); shift += 32) {
+    // Barrier: threads may still be loading the words of the previous half or round.
+    __syncthreads();
 #pragma unroll
-  for (unsigned m = 0; m < kKeys; ++m) {
-    store_item(keys, indices, first + m * lowest, key[m], ascending, floats);
+    for (unsigned k = 0; k < kGroupKeys; ++k) {
+      words[group_word(group_slot(threadIdx.x, k, from))] = static_cast<unsigned>(key[k] >> shift);
+    }
+    // Barrier: every word must be in shared memory before any thread loads its new ones.
+    __syncthreads();
+#pragma unroll
+    for (unsigned k = 0; k < kGroupKeys; ++k) {
+      const Word word = words[group_word(group_slot(threadIdx.x, k, to))];
+      key[k] = (key[k] & ~(static_cast<Word>(0xffffffffu) << shift)) | (word << shift);
+    }
   }
 }
 
-// Launches multistep for `steps` steps from top_stride down (1 .. kStepsPerPass): each number
-// of steps is its own compiled kernel, since the number of keys a thread holds must be known
-// when the kernel is compiled for them to stay in registers.
+// `steps` compare steps of the merge of `size` from stride `stride` down, on group blockIdx.x
+// of the pass (group_key in bitonic_index.h): strides of 2^14 or more take the group whose slot
+// bits 5 .. 13 are their 9 index bits, smaller ones the 2^14 neighbouring keys. Each round runs
+// the steps whose slot bits the registers hold (round_low), then the keys go through shared
+// memory to the next round's layout: a merge below 2^14 takes three rounds and a fourth
+// exchange to store, a pass of global strides two rounds. As in v12's multistep, a thread's keys
+// share one direction (bit `size` of the index lies above the strides, outside the registers) and
+// are flipped when it is descending.
 template <typename Word>
-void launch_multistep(int *keys, int *indices, unsigned n, unsigned size, unsigned top_stride,
-                      unsigned steps, unsigned segment, bool ascending, bool floats) {
-  const unsigned groups = n >> steps;
-  const unsigned threads = std::min(groups, kThreadsPerBlock);
-  const unsigned blocks = groups / threads;
-  switch (steps) {
-    case 1:
-      multistep<Word, 1>
-          <<<blocks, threads>>>(keys, indices, size, top_stride, segment, ascending, floats);
-      break;
-    case 2:
-      multistep<Word, 2>
-          <<<blocks, threads>>>(keys, indices, size, top_stride, segment, ascending, floats);
-      break;
-    case 3:
-      multistep<Word, 3>
-          <<<blocks, threads>>>(keys, indices, size, top_stride, segment, ascending, floats);
-      break;
-    case 4:
-      multistep<Word, 4>
-          <<<blocks, threads>>>(keys, indices, size, top_stride, segment, ascending, floats);
-      break;
-    case 5:
-      multistep<Word, 5>
-          <<<blocks, threads>>>(keys, indices, size, top_stride, segment, ascending, floats);
-      break;
-    default:
-      multistep<Word, 6>
-          <<<blocks, threads>>>(keys, indices, size, top_stride, segment, ascending, floats);
-      break;
+__global__ void __launch_bounds__(kGroupThreads)
+    group_steps(int *keys, int *indices, unsigned size, unsigned stride, unsigned steps,
+                unsigned segment, bool ascending, bool floats) {
+  // The group's words, for the exchanges between rounds (the launch gives 2^14 of them, 64 KB).
+  extern __shared__ unsigned words[];
+  const unsigned stride_bit = 31 - __clz(stride);
+  // The index bit of slot bit 13: the largest stride, or bit 13 for the neighbouring keys.
+  const unsigned top_bit = max(stride_bit, kGroupBits - 1);
+  // The slot bits of the steps: bit down to last_bit.
+  unsigned bit = stride_bit + (kGroupBits - 1) - top_bit;
+  const unsigned last_bit = bit + 1 - steps;
+  unsigned low = round_low(bit, last_bit);
+  // The first round's registers lie above slot bit 5 (strides of 2^11 and more come first), so
+  // the lanes of a warp read 32 neighbouring keys.
+  Word key[kGroupKeys];
+#pragma unroll
+  for (unsigned k = 0; k < kGroupKeys; ++k) {
+    const unsigned i = group_key(blockIdx.x, group_slot(threadIdx.x, k, low), top_bit);
+    key[k] = load_item<Word>(keys, indices, i, ascending, floats);
   }
+  const unsigned first = group_key(blockIdx.x, group_slot(threadIdx.x, 0, low), top_bit);
+  bool flip = !sorts_ascending(index_in_array(first, segment), size, ascending);
+  flip_keys(key, flip);
+  while (true) {
+    const unsigned bottom = max(low, last_bit);
+    compare_registers(key, bit - low, bottom - low);
+    if (bottom == last_bit) {
+      break;
+    }
+    bit = low - 1;
+    const unsigned next = round_low(bit, last_bit);
+    exchange_group(key, words, low, next);
+    low = next;
+  }
+  // A last round on slot bits 0 .. 4 left a thread 32 neighbouring keys, which a warp would
+  // store 4 bytes to each of 32 lines at a time: the keys go back to lanes on bits 0 .. 4 first,
+  // so that a warp stores 128 neighbouring bytes.
+  if (low < 5) {
+    exchange_group(key, words, low, 5);
+    low = 5;
+  }
+  // The keys of the last layout's thread share a direction too; each was flipped with its own.
+  const unsigned last = group_key(blockIdx.x, group_slot(threadIdx.x, 0, low), top_bit);
+  flip_keys(key, !sorts_ascending(index_in_array(last, segment), size, ascending));
+#pragma unroll
+  for (unsigned k = 0; k < kGroupKeys; ++k) {
+    const unsigned i = group_key(blockIdx.x, group_slot(threadIdx.x, k, low), top_bit);
+    store_item(keys, indices, i, key[k], ascending, floats);
+  }
+}
+
+// Launches group_steps for one Launch: a block per group of 2^14 keys (one block of n / 32
+// threads when n is smaller), each with its group's words of shared memory.
+template <typename Word>
+void launch_group_steps(int *keys, int *indices, unsigned n, const Launch &launch, unsigned segment,
+                        bool ascending, bool floats) {
+  const unsigned group = std::min(n, kGroupSize);
+  const unsigned bytes = group * sizeof(unsigned);
+  // Above 48 KB a block's shared memory must be asked for.
+  CUDA_CHECK(
+      cudaFuncSetAttribute(group_steps<Word>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  group_steps<Word><<<n / group, group / kGroupKeys, bytes>>>(
+      keys, indices, launch.size, launch.stride, launch.steps, segment, ascending, floats);
   CHECK_LAUNCH();
 }
 
@@ -392,31 +409,6 @@ __global__ void __launch_bounds__(kBlockThreads)
   store_thread_major(keys, indices, tile_start, key, tile_size, ascending, floats);
 }
 
-// The strides of the merge of `size` that stay inside a tile: tile size / 2 down to 1. Only runs
-// above the tile (n > kTileSize), so the tile is always kTileSize keys.
-template <typename Word>
-__global__ void __launch_bounds__(kBlockThreads)
-    block_merge(int *keys, int *indices, unsigned size, unsigned segment, bool ascending,
-                bool floats) {
-  __shared__ Word tile[padded(kTileSize)];
-  const unsigned tile_start = blockIdx.x * kTileSize;
-  // size > kTileSize, so every key of the tile has the same bit `size`: one direction.
-  const bool flip = !sorts_ascending(index_in_array(tile_start, segment), size, ascending);
-  // Load straight into the layout of the merge's round (the tile's top kRegisterBits bits in
-  // registers): each load of a warp is 128 consecutive bytes.
-  const unsigned top_low = round_layout(kTileBits - 1);
-  Word key[kKeysPerThread];
-#pragma unroll
-  for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    key[k] = load_item<Word>(keys, indices, tile_start + layout_slot(threadIdx.x, k, top_low),
-                             ascending, floats);
-  }
-  flip_keys(key, flip);
-  merge_in_block(key, tile, kTileBits - 1, top_low, kWarpSize);
-  flip_keys(key, flip);
-  store_thread_major(keys, indices, tile_start, key, kTileSize, ascending, floats);
-}
-
 // The `top` smallest items of each array (largest, descending), from its runs of `top` items,
 // each sorted in the requested order. A descending sort's items are flipped as they are loaded
 // (~item, as flip_keys does), so that below the runs are ascending and the smallest items win
@@ -492,16 +484,6 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-// Keeps, at every index i, the smaller (`smaller`) or the larger of this GPU's key and the
-// partner GPU's key at i: every compare of an exchange at once, each GPU writing its own side.
-// One thread per key; n <= 2^30, so n / 256 blocks fit the grid.
-__global__ void keep_half(int *keys, const int *received, unsigned n, bool smaller) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    keys[i] = smaller ? min(keys[i], received[i]) : max(keys[i], received[i]);
-  }
-}
-
 // The launches of a sort of n >= 2 keys in arrays of `segment`, each key held as a Word: an
 // Item with its position (indices), or its bare ordered_bits (no indices).
 template <typename Word>
@@ -522,17 +504,10 @@ void sort_words(int *keys, int *indices, unsigned n, unsigned segment, bool asce
             <<<tiles, tile_threads>>>(keys, indices, tile_size, segment, ascending, floats);
         CHECK_LAUNCH();
         break;
-      case Kernel::multistep:
-        // Strides of a tile or more pair keys of different tiles: up to kStepsPerPass of them
-        // per launch, each launch a barrier between its steps and the next ones.
-        launch_multistep<Word>(keys, indices, n, launch.size, launch.stride, launch.steps, segment,
-                               ascending, floats);
-        break;
-      case Kernel::block_merge:
-        // The strides below the tile: one launch for all of them.
-        block_merge<Word>
-            <<<tiles, kBlockThreads>>>(keys, indices, launch.size, segment, ascending, floats);
-        CHECK_LAUNCH();
+      case Kernel::group_steps:
+        // Up to kStepsPerPass strides of a group or more, or every stride below a group, per
+        // launch, each launch a barrier between its steps and the next ones.
+        launch_group_steps<Word>(keys, indices, n, launch, segment, ascending, floats);
         break;
       case Kernel::block_top:
         // Only a top-k has it, after this sort (bitonic_top_segments).
@@ -579,42 +554,6 @@ void top_segments(int *keys, int *indices, unsigned n, unsigned segment, unsigne
   });
 }
 
-// The merge of n keys that form a bitonic sequence into the requested order: the launches of
-// for_each_merge_launch (bitonic_index.h), as argsort_segments makes them for one array of n
-// keys alone.
-void bitonic_merge(int *keys, unsigned n, bool ascending) {
-  for_each_merge_launch(n, [&](const Launch &launch) {
-    switch (launch.kernel) {
-      case Kernel::block_sort:
-        // n is a tile or less: one block sorts all of it.
-        block_sort<unsigned>
-            <<<1, std::max(1u, n / kKeysPerThread)>>>(keys, nullptr, n, n, ascending, false);
-        CHECK_LAUNCH();
-        break;
-      case Kernel::multistep:
-        launch_multistep<unsigned>(keys, nullptr, n, launch.size, launch.stride, launch.steps, n,
-                                   ascending, false);
-        break;
-      case Kernel::block_merge:
-        block_merge<unsigned>
-            <<<n / kTileSize, kBlockThreads>>>(keys, nullptr, launch.size, n, ascending, false);
-        CHECK_LAUNCH();
-        break;
-      case Kernel::block_top:
-        // Only a top-k has it.
-        break;
-    }
-  });
-}
-
-// NCCL's calls return an ncclResult_t: a failure becomes a FatalError naming the call, like
-// CUDA_CHECK's (exit code 3).
-void check_nccl(ncclResult_t result, const char *call) {
-  if (result != ncclSuccess) {
-    throw FatalError(kExitCudaError, std::string(call) + " failed: " + ncclGetErrorString(result));
-  }
-}
-
 }  // namespace
 
 void bitonic_argsort_segments(int *keys, int *indices, unsigned n, unsigned segment,
@@ -641,137 +580,4 @@ void bitonic_sort_segments(int *keys, unsigned n, unsigned segment, bool ascendi
 void bitonic_sort(int *keys, unsigned n, bool ascending) {
   // The whole input is one array.
   bitonic_sort_segments(keys, n, n, ascending);
-}
-
-// What the GPUs of a sort share (stage.h): communicator g of one NCCL clique, on device g, and on
-// each device a stream for NCCL's transfers, a buffer for the partner's keys, and two events
-// that order that stream with the kernels on the device's default stream.
-struct GpuTeam {
-  unsigned per_gpu = 0;
-  std::vector<ncclComm_t> comms;
-  std::vector<cudaStream_t> streams;
-  std::vector<int *> received;
-  std::vector<cudaEvent_t> sorted, arrived;
-  // Frees what was made, on error too (a destructor reports nothing: see cuda_buffers.h).
-  ~GpuTeam() {
-    for (unsigned g = 0; g < comms.size(); ++g) {
-      ncclCommDestroy(comms[g]);
-    }
-    for (unsigned g = 0; g < streams.size(); ++g) {
-      cudaSetDevice(static_cast<int>(g));
-      cudaStreamDestroy(streams[g]);
-      cudaFree(received[g]);
-      cudaEventDestroy(sorted[g]);
-      cudaEventDestroy(arrived[g]);
-    }
-  }
-};
-
-GpuTeam *make_gpu_team(unsigned gpus, unsigned per_gpu) {
-  auto team = std::make_unique<GpuTeam>();
-  team->per_gpu = per_gpu;
-  // One communicator per device of this process, rank g on device g.
-  std::vector<ncclComm_t> comms(gpus);
-  std::vector<int> devices(gpus);
-  for (unsigned g = 0; g < gpus; ++g) {
-    devices[g] = static_cast<int>(g);
-  }
-  check_nccl(ncclCommInitAll(comms.data(), static_cast<int>(gpus), devices.data()),
-             "ncclCommInitAll");
-  team->comms = comms;
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-    team->streams.push_back(nullptr);
-    team->received.push_back(nullptr);
-    team->sorted.push_back(nullptr);
-    team->arrived.push_back(nullptr);
-    CUDA_CHECK(cudaStreamCreateWithFlags(&team->streams[g], cudaStreamNonBlocking));
-    CUDA_CHECK(cudaMalloc(&team->received[g], per_gpu * sizeof(int)));
-    // Events that keep their time: last_exchange_ms reads how long an exchange took.
-    CUDA_CHECK(cudaEventCreate(&team->sorted[g]));
-    CUDA_CHECK(cudaEventCreate(&team->arrived[g]));
-  }
-  return team.release();
-}
-
-void free_gpu_team(GpuTeam *team) {
-  delete team;
-}
-
-namespace {
-
-// Every GPU sends its keys to its partner (rank g ^ rank_stride) and receives the partner's
-// into team.received[g]. This one host thread drives every GPU, so the sends and receives go in
-// one NCCL group: NCCL starts them together when the group ends, where a lone ncclSend would
-// wait for a receive that the thread has not posted yet.
-void exchange_keys(const GpuTeam &team, int *const *keys, unsigned rank_stride) {
-  const unsigned gpus = static_cast<unsigned>(team.comms.size());
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-    // NCCL's stream waits for the kernels already launched on this device (the sort, the last
-    // merge or keep_half), which write the keys it sends.
-    CUDA_CHECK(cudaEventRecord(team.sorted[g], 0));
-    CUDA_CHECK(cudaStreamWaitEvent(team.streams[g], team.sorted[g], 0));
-  }
-  check_nccl(ncclGroupStart(), "ncclGroupStart");
-  for (unsigned g = 0; g < gpus; ++g) {
-    const int partner = static_cast<int>(partner_rank(g, rank_stride));
-    check_nccl(ncclSend(keys[g], team.per_gpu, ncclInt32, partner, team.comms[g], team.streams[g]),
-               "ncclSend");
-    check_nccl(ncclRecv(team.received[g], team.per_gpu, ncclInt32, partner, team.comms[g],
-                        team.streams[g]),
-               "ncclRecv");
-  }
-  check_nccl(ncclGroupEnd(), "ncclGroupEnd");
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-    // The kernels launched next on this device (keep_half, which overwrites the keys just
-    // sent) wait until both transfers are done.
-    CUDA_CHECK(cudaEventRecord(team.arrived[g], team.streams[g]));
-    CUDA_CHECK(cudaStreamWaitEvent(0, team.arrived[g], 0));
-  }
-}
-
-}  // namespace
-
-float last_exchange_ms(const GpuTeam *team) {
-  // On GPU g, the time from its keys being ready (sorted[g]) to its partner's having arrived
-  // (arrived[g]). A GPU whose partner was ready later waited for it too; the GPU that was ready
-  // last waited for no one, so the shortest of these times is the transfer alone.
-  float shortest = -1;
-  for (unsigned g = 0; team->comms.size() > 1 && g < team->comms.size(); ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-    CUDA_CHECK(cudaEventSynchronize(team->arrived[g]));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, team->sorted[g], team->arrived[g]));
-    shortest = shortest < 0 ? ms : std::min(shortest, ms);
-  }
-  return shortest;
-}
-
-void bitonic_sort_gpus(GpuTeam *team, int *const *keys, bool ascending) {
-  const unsigned gpus = static_cast<unsigned>(team->comms.size());
-  const unsigned n = team->per_gpu;
-  // The sizes up to n never leave a GPU: each sorts its keys, GPU g in the direction its merge
-  // of size n has in the whole network (group_ascending of one GPU), all GPUs at once (the
-  // launches return at once).
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-    bitonic_sort(keys[g], n, group_ascending(g, 1, ascending));
-  }
-  for_each_exchange(gpus, [&](const Exchange &exchange) {
-    exchange_keys(*team, keys, exchange.rank_stride);
-    for (unsigned g = 0; g < gpus; ++g) {
-      CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-      const bool up = group_ascending(g, exchange.span, ascending);
-      keep_half<<<(n + 255) / 256, 256>>>(keys[g], team->received[g], n,
-                                          keeps_smaller_half(g, exchange.rank_stride, up));
-      CHECK_LAUNCH();
-      // After the last exchange of a merge size (rank stride 1) the strides left, n / 2 .. 1,
-      // pair keys of one GPU, whose n keys now form a bitonic sequence: a merge sorts them.
-      if (exchange.rank_stride == 1) {
-        bitonic_merge(keys[g], n, up);
-      }
-    }
-  });
 }

@@ -238,30 +238,77 @@ __host__ __device__ constexpr unsigned padded(unsigned slot) {
   return slot + slot / 32;
 }
 
-// The most compare steps one multistep pass runs. Each thread then holds 2^6 = 64 keys in
-// registers; docs/08_v6_multistep.md measures 3 to 6 and explains the choice.
-constexpr unsigned kStepsPerPass = 6;
+// A group: the kGroupSize = 2^14 keys that one block of group_steps holds, 32 in each thread's
+// registers (kGroupRegisterBits) and all of them, once per round, in 64 KB of shared memory (the
+// most a block may have on every GPU the course supports, sm_75 included). Which keys form a
+// group is the pass's choice: any 14 bits of the index. The steps on those bits pair keys of one
+// group, so a pass runs them all; bits 0 .. 4 are always among them, so that the 32 lanes of a
+// warp read 32 neighbouring keys, 128 bytes. A pass of global strides takes the other 9 bits
+// from the strides it runs (kStepsPerPass); the last pass of a merge takes bits 0 .. 13, the
+// 2^14 neighbouring keys, and runs every stride below 2^14 (group_key).
+constexpr unsigned kGroupBits = 14;
+constexpr unsigned kGroupSize = 1u << kGroupBits;
+constexpr unsigned kGroupRegisterBits = 5;
+constexpr unsigned kGroupKeys = 1u << kGroupRegisterBits;
+constexpr unsigned kGroupThreads = kGroupSize / kGroupKeys;
+constexpr unsigned kStepsPerPass = kGroupBits - 5;
 
-// The steps of the next multistep pass of a merge whose strides of a tile or more start at
-// `stride` (strides stride, stride / 2, ..., tile_size remain): all of them, up to
-// kStepsPerPass.
+// The steps of the next pass of a merge whose strides of a group or more start at `stride`
+// (strides stride, stride / 2, ..., tile_size remain): all of them, up to kStepsPerPass.
 inline unsigned steps_in_pass(unsigned stride, unsigned tile_size) {
   const unsigned remaining = exact_log2(stride / tile_size) + 1;
   return remaining < kStepsPerPass ? remaining : kStepsPerPass;
 }
 
+// The index of the key at `slot` (0 .. 2^14 - 1) of group `group` in a pass whose largest stride
+// is 2^top_bit, top_bit >= 13: slot bits 0 .. 4 are index bits 0 .. 4, slot bits 5 .. 13 are
+// index bits top_bit - 8 .. top_bit, and the group number fills the other bits, low ones first.
+//
+//   top_bit 13: index bits 0 .. 13, the group is 2^14 neighbouring keys: group * 2^14 + slot.
+//   top_bit 20 (strides 2^20 .. 2^12): slot 37 = 0b1_00101 of group 3 is bits 0 .. 4 = 5, bit 12
+//   (slot bit 5) = 4096, and 3 in bits 5 and 6 (below bit 12) = 96: key 4197.
+__host__ __device__ inline unsigned group_key(unsigned group, unsigned slot, unsigned top_bit) {
+  const unsigned low_bit = top_bit - (kStepsPerPass - 1);
+  const unsigned between = low_bit - 5;
+  const unsigned group_low = group & ((1u << between) - 1);
+  return (slot & 31) | (group_low << 5) | ((slot >> 5) << low_bit) |
+      ((group >> between) << (top_bit + 1));
+}
+
+// layout_slot for a group: the group slot of register k of thread `thread` when the registers
+// hold slot bits low .. low + 4.
+__host__ __device__ inline unsigned group_slot(unsigned thread, unsigned k, unsigned low) {
+  const unsigned below = thread & ((1u << low) - 1);
+  return below | (k << low) | ((thread >> low) << (low + kGroupRegisterBits));
+}
+
+// The lowest slot bit of a round's registers, which hold slot bits low .. low + 4, when the steps
+// left run from slot bit `bit` down to `last_bit`: the five highest, but not below bit 5 when the
+// steps stop there or above, so that the lanes keep bits 0 .. 4 and a warp stores 128 bytes.
+__host__ __device__ inline unsigned round_low(unsigned bit, unsigned last_bit) {
+  const unsigned highest_five = bit >= 4 ? bit - 4 : 0;
+  const unsigned floor = last_bit < 5 ? last_bit : 5;
+  return highest_five > floor ? highest_five : floor;
+}
+
+// The word of shared memory that holds group slot `slot`: slot bits 5 .. 9 XORed into bits
+// 0 .. 4, a swizzle in place of padding (which 64 KB leaves no room for). In every layout a round
+// uses, the 32 lanes of a warp hold slots that differ in 5 bits spread over bits 0 .. 9, and the
+// XOR sends them to 32 different banks (index_groups_test checks each layout).
+__host__ __device__ inline unsigned group_word(unsigned slot) {
+  return slot ^ ((slot >> 5) & 31);
+}
+
 // The kernels bitonic_sort launches.
-enum class Kernel { block_sort, multistep, block_merge, block_top };
+enum class Kernel { block_sort, group_steps, block_top };
 
 // A kernel's name, as --trace-launches prints it.
 inline const char *kernel_name(Kernel kernel) {
   switch (kernel) {
     case Kernel::block_sort:
       return "block_sort";
-    case Kernel::multistep:
-      return "multistep";
-    case Kernel::block_merge:
-      return "block_merge";
+    case Kernel::group_steps:
+      return "group_steps";
     case Kernel::block_top:
       return "block_top";
   }
@@ -280,8 +327,9 @@ struct Launch {
 
 // The launches of the merge of n keys (a power of two) that form a bitonic sequence into one
 // direction: the last size of a sort of n keys (for_each_launch makes one per size above the
-// tile; the sort across GPUs one after its exchanges). Above the tile: multistep passes, then a
-// block_merge. A tile or less: one block_sort, which sorts the keys outright, as cheaply.
+// tile; the sort across GPUs one after its exchanges). Above the tile: group_steps passes, the
+// last on neighbouring keys. A tile or less: one block_sort, which sorts the keys outright, as
+// cheaply.
 template <typename LaunchFunction>
 void for_each_merge_launch(unsigned n, LaunchFunction launch) {
   if (n < 2) {
@@ -292,16 +340,15 @@ void for_each_merge_launch(unsigned n, LaunchFunction launch) {
     launch(Launch{Kernel::block_sort, 2, 1, t * (t + 1) / 2});
     return;
   }
-  // Strides of a tile or more pair keys of different tiles: up to kStepsPerPass of them per
-  // multistep launch.
+  // Strides of a group or more: up to kStepsPerPass of them per group_steps launch.
   unsigned stride = n / 2;
-  while (stride >= kTileSize) {
-    const unsigned steps = steps_in_pass(stride, kTileSize);
-    launch(Launch{Kernel::multistep, n, stride, steps});
+  while (stride >= kGroupSize) {
+    const unsigned steps = steps_in_pass(stride, kGroupSize);
+    launch(Launch{Kernel::group_steps, n, stride, steps});
     stride >>= steps;
   }
-  // The kTileBits strides below the tile, kTileSize / 2 .. 1: one block_merge.
-  launch(Launch{Kernel::block_merge, n, kTileSize / 2, kTileBits});
+  // The strides below a group, stride .. 1: one group_steps on neighbouring keys.
+  launch(Launch{Kernel::group_steps, n, stride, exact_log2(stride) + 1});
 }
 
 // The launches bitonic_sort makes for n keys (a power of two) in arrays of
@@ -333,9 +380,9 @@ void for_each_launch(unsigned n, LaunchFunction launch) {
 
 // The kernel launches bitonic_sort_segments makes for n = 2^q keys in arrays of segment = 2^s
 // keys, with tiles of 2^t = min(n, kTileSize) keys: one block_sort for every size up to the
-// tile or the array; then for each larger size 2^k up to the array's length, its k - t strides
-// of a tile or more in passes of up to kStepsPerPass steps, and one block_merge:
-//   1 + sum over k = t+1 .. s of (ceil((k - t) / kStepsPerPass) + 1)
+// tile or the array; then for each larger size 2^k up to the array's length, its k - 14 strides
+// of a group or more in passes of up to kStepsPerPass steps, and one pass for the rest:
+//   1 + sum over k = t+1 .. s of (ceil(max(k - 14, 0) / kStepsPerPass) + 1)
 inline unsigned long long launches_per_segment_sort(unsigned n, unsigned segment) {
   if (n < 2) {
     return 0;
@@ -344,7 +391,8 @@ inline unsigned long long launches_per_segment_sort(unsigned n, unsigned segment
   const unsigned long long t = exact_log2(n < kTileSize ? n : kTileSize);
   unsigned long long launches = 1;
   for (unsigned long long k = t + 1; k <= s; ++k) {
-    launches += (k - t + kStepsPerPass - 1) / kStepsPerPass + 1;
+    const unsigned long long global = k > kGroupBits ? k - kGroupBits : 0;
+    launches += (global + kStepsPerPass - 1) / kStepsPerPass + 1;
   }
   return launches;
 }
@@ -354,10 +402,10 @@ inline unsigned long long launches_per_sort(unsigned n) {
   return launches_per_segment_sort(n, n);
 }
 
-// The launches of for_each_merge_launch(n = 2^q): none for one key, one up to a tile, and above it
-// ceil((q - kTileBits) / kStepsPerPass) multistep passes and a block_merge.
+// The launches of for_each_merge_launch(n = 2^q): none for one key, one up to a group, and above
+// it ceil((q - kGroupBits) / kStepsPerPass) passes of global strides and one on neighbouring keys.
 inline unsigned long long launches_per_merge(unsigned n) {
-  const unsigned long long passes = n <= kTileSize ? 0 : exact_log2(n) - kTileBits;
+  const unsigned long long passes = n <= kGroupSize ? 0 : exact_log2(n) - kGroupBits;
   return n < 2 ? 0 : (passes + kStepsPerPass - 1) / kStepsPerPass + 1;
 }
 

@@ -1,0 +1,209 @@
+// cpu suite, stages whose passes hold groups of any 14 index bits (v13_any_bits on).
+//
+// A group_steps launch gives block g the 2^14 keys group_key(g, slot, top_bit), slot = 0 ..
+// 2^14 - 1, and thread t of the block register k of them, slot group_slot(t, k, low), in each
+// round of the pass (round_low). The test plays every group_steps launch that for_each_launch
+// makes for n up to 2^17 keys, in arrays of every length from a tile up, as the kernel plays
+// them: the rounds, their register steps, the direction of each thread's keys. It checks that the
+// pairs compared are the reference network's, each exactly once and in the right direction,
+// step by step; that each group holds every key once; that the keys of a thread share their
+// direction in every round and when stored; that a warp's loads and stores are 32 neighbouring
+// keys; and that every exchange between two rounds
+// reaches 32 different banks with the 32 lanes of a warp (group_word).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "bitonic_index.h"
+#include "reference_network.h"
+
+namespace {
+
+// What one launch did: its comparators, by stride, and whether its groups and rounds kept the
+// rules above.
+struct PlayedPass {
+  std::map<unsigned, std::vector<Comparator>> comparators;
+  bool groups_ok = true;
+  bool directions_ok = true;
+  bool coalesced = true;
+  bool banks_ok = true;
+};
+
+// Whether the 32 lanes of each warp reach 32 different banks, for every register, in layout
+// `low` of a group of `threads` threads.
+bool conflict_free(unsigned low, unsigned threads) {
+  for (unsigned warp = 0; warp < threads; warp += 32) {
+    for (unsigned k = 0; k < kGroupKeys; ++k) {
+      std::set<unsigned> banks;
+      for (unsigned lane = 0; lane < 32 && warp + lane < threads; ++lane) {
+        banks.insert(group_word(group_slot(warp + lane, k, low)) % 32);
+      }
+      if (banks.size() != std::min(32u, threads)) {
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+// Plays one group_steps launch on n keys in arrays of `segment`, as the kernel runs it.
+PlayedPass play(unsigned n, unsigned segment, const Launch &launch, bool ascending) {
+  PlayedPass pass;
+  const unsigned group_size = std::min(n, kGroupSize);
+  const unsigned threads = group_size / kGroupKeys;
+  const unsigned stride_bit = exact_log2(launch.stride);
+  const unsigned top_bit = std::max(stride_bit, kGroupBits - 1);
+  const unsigned first_bit = stride_bit + (kGroupBits - 1) - top_bit;
+  const unsigned last_bit = first_bit + 1 - launch.steps;
+  std::vector<int> held(n, 0);
+  for (unsigned group = 0; group < n / group_size; ++group) {
+    const auto index = [&](unsigned t, unsigned k, unsigned low) {
+      return group_key(group, group_slot(t, k, low), top_bit);
+    };
+    for (unsigned slot = 0; slot < group_size; ++slot) {
+      ++held[group_key(group, slot, top_bit)];
+    }
+    unsigned bit = first_bit;
+    unsigned low = round_low(bit, last_bit);
+    // The loads: lane l of a warp reads the key after lane l - 1's.
+    for (unsigned t = 0; t < threads; ++t) {
+      for (unsigned k = 0; k < kGroupKeys; ++k) {
+        pass.coalesced =
+            pass.coalesced && (t % 32 == 0 || index(t, k, low) == index(t - 1, k, low) + 1);
+      }
+    }
+    while (true) {
+      const unsigned bottom = std::max(low, last_bit);
+      for (unsigned t = 0; t < threads; ++t) {
+        const bool thread_ascending =
+            sorts_ascending(index_in_array(index(t, 0, low), segment), launch.size, ascending);
+        for (unsigned k = 0; k < kGroupKeys; ++k) {
+          pass.directions_ok = pass.directions_ok &&
+              sorts_ascending(index_in_array(index(t, k, low), segment), launch.size, ascending) ==
+                  thread_ascending;
+        }
+        // compare_registers: register bits bit - low down to bottom - low.
+        for (unsigned r = bit - low + 1; r-- > bottom - low;) {
+          for (unsigned k = 0; k < kGroupKeys; ++k) {
+            if ((k & (1u << r)) == 0) {
+              const unsigned lower = index(t, k, low);
+              const unsigned upper = index(t, k + (1u << r), low);
+              pass.comparators[upper - lower].push_back({lower, upper, thread_ascending});
+            }
+          }
+        }
+      }
+      if (bottom == last_bit) {
+        break;
+      }
+      bit = low - 1;
+      const unsigned next = round_low(bit, last_bit);
+      pass.banks_ok = pass.banks_ok && conflict_free(low, threads) && conflict_free(next, threads);
+      low = next;
+    }
+    // The stores, from lanes on bits 0 .. 4 (after one more exchange if the last round held
+    // them): neighbouring keys across the lanes, one direction per thread.
+    if (low < 5) {
+      pass.banks_ok = pass.banks_ok && conflict_free(low, threads) && conflict_free(5, threads);
+      low = 5;
+    }
+    for (unsigned t = 1; t < threads; ++t) {
+      for (unsigned k = 0; k < kGroupKeys; ++k) {
+        pass.coalesced =
+            pass.coalesced && (t % 32 == 0 || index(t, k, low) == index(t - 1, k, low) + 1);
+        pass.directions_ok = pass.directions_ok &&
+            sorts_ascending(index_in_array(index(t, k, low), segment), launch.size, ascending) ==
+                sorts_ascending(index_in_array(index(t, 0, low), segment), launch.size, ascending);
+      }
+    }
+  }
+  for (int count : held) {
+    pass.groups_ok = pass.groups_ok && count == 1;
+  }
+  return pass;
+}
+
+}  // namespace
+
+TEST_CASE("the worked examples of group_key, group_slot and round_low") {
+  CHECK(group_key(3, 37, 20) == 4197);
+  CHECK(group_key(2, 37, kGroupBits - 1) == 2 * kGroupSize + 37);
+  // Thread 37, register 3, registers on slot bits 9 .. 13: the thread's bits stay below.
+  CHECK(group_slot(37, 3, 9) == 37 + (3u << 9));
+  CHECK(group_slot(37, 3, 0) == 3 + (37u << 5));
+  // A merge below 2^14: rounds on bits 9 .. 13, 4 .. 8, 0 .. 3. A pass of 9 global strides:
+  // 9 .. 13, then 5 .. 9 (bit 9 already done), so that the lanes stay on bits 0 .. 4.
+  CHECK(round_low(13, 0) == 9);
+  CHECK(round_low(8, 0) == 4);
+  CHECK(round_low(3, 0) == 0);
+  CHECK(round_low(8, 5) == 5);
+  CHECK(round_low(13, 11) == 9);
+}
+
+TEST_CASE("the group passes compare every pair of every step exactly once, up to 2^17") {
+  for (unsigned q = kTileBits + 1; q <= 17; ++q) {
+    const unsigned n = 1u << q;
+    for (unsigned segment = 2 * kTileSize; segment <= n; segment *= 2) {
+      for (const bool ascending : {true, false}) {
+        INFO("n = 2^" << q << ", segment " << segment
+                      << (ascending ? ", ascending" : ", descending"));
+        unsigned passes = 0;
+        for_each_launch(n, segment, [&](const Launch &launch) {
+          if (launch.kernel != Kernel::group_steps) {
+            return;
+          }
+          ++passes;
+          const PlayedPass pass = play(n, segment, launch, ascending);
+          CHECK(pass.groups_ok);
+          CHECK(pass.directions_ok);
+          CHECK(pass.coalesced);
+          CHECK(pass.banks_ok);
+          for (unsigned j = 0; j < launch.steps; ++j) {
+            const unsigned stride = launch.stride >> j;
+            const auto found = pass.comparators.find(stride);
+            std::vector<Comparator> mine;
+            if (found != pass.comparators.end()) {
+              mine = found->second;
+            }
+            std::sort(mine.begin(), mine.end(),
+                      [](const Comparator &a, const Comparator &b) { return a.lower < b.lower; });
+            // The reference network of one array of `segment` keys, repeated for each array.
+            std::vector<Comparator> expected;
+            for (unsigned start = 0; start < n; start += segment) {
+              for (const Comparator &c :
+                   network_step_comparators(segment, launch.size, stride, ascending)) {
+                expected.push_back({start + c.lower, start + c.upper, c.ascending});
+              }
+            }
+            bool same = mine.size() == expected.size();
+            for (std::size_t c = 0; same && c < expected.size(); ++c) {
+              same = mine[c].lower == expected[c].lower && mine[c].upper == expected[c].upper &&
+                  mine[c].ascending == expected[c].ascending;
+            }
+            INFO("size " << launch.size << ", stride " << stride);
+            CHECK(same);
+          }
+          CHECK(pass.comparators.size() == launch.steps);
+        });
+        CHECK(passes >= 1);
+      }
+    }
+  }
+}
+
+TEST_CASE("the pass counts the chapter quotes, and the formula counts every plan") {
+  // 1 block_sort, 18 merges below 2^14 (sizes 2^12 .. 2^29), 21 passes of global strides.
+  CHECK(launches_per_sort(1u << 29) == 40);
+  CHECK(launches_per_sort(1u << 27) == 34);
+  for (unsigned q = 0; q <= 30; ++q) {
+    for (unsigned s = 1; s <= q; ++s) {
+      unsigned long long count = 0;
+      for_each_launch(1u << q, 1u << s, [&](const Launch &) { ++count; });
+      INFO("n = 2^" << q << ", segment 2^" << s);
+      CHECK(count == launches_per_segment_sort(1u << q, 1u << s));
+    }
+  }
+}

@@ -1,0 +1,766 @@
+// v14_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+//
+// What this program does
+//   Sorts n 32-bit integers in device memory with the bitonic sorting network
+//   (docs/01_network.md), in place, ascending or descending. The common driver (common/) makes
+//   or reads the keys, pads n to a power of two, times the sort and checks the result against
+//   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
+//   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
+//
+// What changes from v13_any_bits, and why
+//   One GPU holds at most 2^30 keys. Past that the keys must spread over several GPUs, and the
+//   network does not change: with n keys on each of P GPUs (rank g holds keys g * n .. (g + 1) *
+//   n - 1), a stride below n pairs keys of one GPU, and a stride of n * s pairs key i of GPU g
+//   with key i of GPU g ^ s, chapter 1's XOR partner one level up (bitonic_index.h,
+//   for_each_exchange). So each GPU sorts its keys with v13's kernels (bitonic_sort, one array);
+//   then for each merge size of 2, 4, ..., P GPUs and each of its rank strides, every GPU swaps
+//   its keys with its partner through NCCL (ncclSend and ncclRecv in one group, exchange_keys)
+//   and keeps, at each index, the smaller or the larger key (keep_half); after a merge size's
+//   last exchange each GPU merges its own keys (bitonic_merge, the launches of
+//   for_each_merge_launch, which for_each_launch now calls for each size). The GPUs, their NCCL
+//   communicators, streams and receive buffers form a GpuTeam (stage.h); bitonic_sort_gpus sorts
+//   with one. v13's kernels, and its argsort, top-k and floats of many arrays on one GPU, do not
+//   change; keys alone move as 32-bit words, and bitonic_merge runs them so.
+//
+// Prediction
+//   On two GPUs, 2^31 keys take the time of one GPU's sort of 2^30, plus one exchange of 4 GiB
+//   each way at the link's bandwidth, one keep_half (about a copy of the array) and one merge
+//   of 2^30 keys (2 group_steps passes of global strides and one on neighbouring keys, about 3
+//   copies): a few tens of ms on top of a sort of 2^30 keys, well within the issue's 1.35x of
+//   this program's sort of 2^30 keys on one GPU when the GPUs share NVLink. On one GPU (P = 1)
+//   nothing changes from v13.
+//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v13's sort: the same
+//   time.
+//
+// Build and run (NCCL must be installed: README, "Prerequisites")
+//   meson setup build && meson compile -C build v14_multi_gpu
+//   build/v14_multi_gpu/v14_multi_gpu --log2 24 --gpus 1
+#include <nccl.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bitonic_index.h"
+#include "cuda_check.h"
+#include "errors.h"
+#include "stage.h"
+
+namespace {
+
+// Puts keys[lower] and keys[upper] in the requested order: the smaller key first when ascending.
+// The keys are written back only when they were out of order, so a step over data that is
+// already in order reads the array but writes nothing.
+template <typename Word>
+__device__ void compare_and_swap(Word *keys, unsigned lower, unsigned upper, bool ascending) {
+  const Word a = keys[lower];
+  const Word b = keys[upper];
+  const bool out_of_order = ascending ? a > b : a < b;
+  if (out_of_order) {
+    keys[lower] = b;
+    keys[upper] = a;
+  }
+}
+
+// Puts two registers in ascending order: a gets the smaller key, b the larger.
+template <typename Word>
+__device__ void order_pair(Word &a, Word &b) {
+  const Word smaller = min(a, b);
+  b = max(a, b);
+  a = smaller;
+}
+
+// Turns every word into ~word when `flip`. ~x = (all ones) - x reverses the order of the words, so
+// the steps that put flipped keys in ascending order put the keys themselves in
+// descending order, and flipping back restores them. A thread whose keys must run descending
+// flips them, runs the ascending steps, and flips them back: each compare is then one min and
+// one max, with no direction to choose.
+template <typename Word, unsigned kCount>
+__device__ void flip_keys(Word (&key)[kCount], bool flip) {
+  if (flip) {
+#pragma unroll
+    for (unsigned k = 0; k < kCount; ++k) {
+      key[k] = ~key[k];
+    }
+  }
+}
+
+// The ascending steps that pair two registers of this thread: register strides 2^top_bit down
+// to 2^bottom_bit. A step of register stride s has kCount / 2 pairs, and pair p runs from register
+// get_lower_partner(p, s) to that plus s: chapter 6's one thread per pair, here one turn of the
+// loop per pair. The loops are unrolled over every bit a register index has, so every index is
+// a constant (get_lower_partner is worked out by the compiler) and the keys stay in registers;
+// strides above 2^top_bit or below 2^bottom_bit are skipped.
+template <typename Word, unsigned kCount>
+__device__ void compare_registers(Word (&key)[kCount], unsigned top_bit, unsigned bottom_bit = 0) {
+#pragma unroll
+  for (int bit = 31 - __builtin_clz(kCount); bit-- > 0;) {
+    if (bit <= static_cast<int>(top_bit) && bit >= static_cast<int>(bottom_bit)) {
+      const unsigned stride = 1u << bit;
+#pragma unroll
+      for (unsigned pair = 0; pair < kCount / 2; ++pair) {
+        const unsigned lower = get_lower_partner(pair, stride);
+        order_pair(key[lower], key[lower + stride]);
+      }
+    }
+  }
+}
+
+// Key i with its position, as one item (make_item): the positions wait in `indices` between
+// launches. Without indices (a sort of keys alone) every position is 0 and never written.
+template <typename Word>
+__device__ Word load_item(const int *keys, const int *indices, unsigned i, bool ascending,
+                          bool floats) {
+  return make_word<Word>(keys[i], indices == nullptr ? 0u : static_cast<unsigned>(indices[i]),
+                         ascending, floats);
+}
+
+// Writes an item back as key i and, if there are indices, its position.
+template <typename Word>
+__device__ void store_item(int *keys, int *indices, unsigned i, Word item, bool ascending,
+                           bool floats) {
+  keys[i] = item_key(item, floats);
+  if (indices != nullptr) {
+    indices[i] = item_position(item, ascending);
+  }
+}
+
+// Moves this thread's keys of a group from the layout whose registers hold slot bits `from` ..
+// from + 4 to the one whose registers hold `to` .. to + 4, through the group's 2^14 words of
+// shared memory, 32 bits at a time: a 64-bit Item goes in two halves, so that an argsort's
+// group needs no more shared memory than a sort's.
+template <typename Word>
+__device__ void exchange_group(Word (&key)[kGroupKeys], unsigned *words, unsigned from,
+                               unsigned to) {
+#pragma unroll
+  for (unsigned shift = 0; shift < 8 * sizeof(Word); shift += 32) {
+    // Barrier: threads may still be loading the words of the previous half or round.
+    __syncthreads();
+#pragma unroll
+    for (unsigned k = 0; k < kGroupKeys; ++k) {
+      words[group_word(group_slot(threadIdx.x, k, from))] = static_cast<unsigned>(key[k] >> shift);
+    }
+    // Barrier: every word must be in shared memory before any thread loads its new ones.
+    __syncthreads();
+#pragma unroll
+    for (unsigned k = 0; k < kGroupKeys; ++k) {
+      const Word word = words[group_word(group_slot(threadIdx.x, k, to))];
+      key[k] = (key[k] & ~(static_cast<Word>(0xffffffffu) << shift)) | (word << shift);
+    }
+  }
+}
+
+// `steps` compare steps of the merge of `size` from stride `stride` down, on group blockIdx.x
+// of the pass (group_key in bitonic_index.h): strides of 2^14 or more take the group whose slot
+// bits 5 .. 13 are their 9 index bits, smaller ones the 2^14 neighbouring keys. Each round runs
+// the steps whose slot bits the registers hold (round_low), then the keys go through shared
+// memory to the next round's layout: a merge below 2^14 takes three rounds and a fourth
+// exchange to store, a pass of global strides two rounds. As in v12's multistep, a thread's keys
+// share one direction (bit `size` of the index lies above the strides, outside the registers) and
+// are flipped when it is descending.
+template <typename Word>
+__global__ void __launch_bounds__(kGroupThreads)
+    group_steps(int *keys, int *indices, unsigned size, unsigned stride, unsigned steps,
+                unsigned segment, bool ascending, bool floats) {
+  // The group's words, for the exchanges between rounds (the launch gives 2^14 of them, 64 KB).
+  extern __shared__ unsigned words[];
+  const unsigned stride_bit = 31 - __clz(stride);
+  // The index bit of slot bit 13: the largest stride, or bit 13 for the neighbouring keys.
+  const unsigned top_bit = max(stride_bit, kGroupBits - 1);
+  // The slot bits of the steps: bit down to last_bit.
+  unsigned bit = stride_bit + (kGroupBits - 1) - top_bit;
+  const unsigned last_bit = bit + 1 - steps;
+  unsigned low = round_low(bit, last_bit);
+  // The first round's registers lie above slot bit 5 (strides of 2^11 and more come first), so
+  // the lanes of a warp read 32 neighbouring keys.
+  Word key[kGroupKeys];
+#pragma unroll
+  for (unsigned k = 0; k < kGroupKeys; ++k) {
+    const unsigned i = group_key(blockIdx.x, group_slot(threadIdx.x, k, low), top_bit);
+    key[k] = load_item<Word>(keys, indices, i, ascending, floats);
+  }
+  const unsigned first = group_key(blockIdx.x, group_slot(threadIdx.x, 0, low), top_bit);
+  bool flip = !sorts_ascending(index_in_array(first, segment), size, ascending);
+  flip_keys(key, flip);
+  while (true) {
+    const unsigned bottom = max(low, last_bit);
+    compare_registers(key, bit - low, bottom - low);
+    if (bottom == last_bit) {
+      break;
+    }
+    bit = low - 1;
+    const unsigned next = round_low(bit, last_bit);
+    exchange_group(key, words, low, next);
+    low = next;
+  }
+  // A last round on slot bits 0 .. 4 left a thread 32 neighbouring keys, which a warp would
+  // store 4 bytes to each of 32 lines at a time: the keys go back to lanes on bits 0 .. 4 first,
+  // so that a warp stores 128 neighbouring bytes.
+  if (low < 5) {
+    exchange_group(key, words, low, 5);
+    low = 5;
+  }
+  // The keys of the last layout's thread share a direction too; each was flipped with its own.
+  const unsigned last = group_key(blockIdx.x, group_slot(threadIdx.x, 0, low), top_bit);
+  flip_keys(key, !sorts_ascending(index_in_array(last, segment), size, ascending));
+#pragma unroll
+  for (unsigned k = 0; k < kGroupKeys; ++k) {
+    const unsigned i = group_key(blockIdx.x, group_slot(threadIdx.x, k, low), top_bit);
+    store_item(keys, indices, i, key[k], ascending, floats);
+  }
+}
+
+// Launches group_steps for one Launch: a block per group of 2^14 keys (one block of n / 32
+// threads when n is smaller), each with its group's words of shared memory.
+template <typename Word>
+void launch_group_steps(int *keys, int *indices, unsigned n, const Launch &launch, unsigned segment,
+                        bool ascending, bool floats) {
+  const unsigned group = std::min(n, kGroupSize);
+  const unsigned bytes = group * sizeof(unsigned);
+  // Above 48 KB a block's shared memory must be asked for.
+  CUDA_CHECK(
+      cudaFuncSetAttribute(group_steps<Word>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  group_steps<Word><<<n / group, group / kGroupKeys, bytes>>>(
+      keys, indices, launch.size, launch.stride, launch.steps, segment, ascending, floats);
+  CHECK_LAUNCH();
+}
+
+// Loads this thread's keys of a tile in the thread-major layout (layout_slot with low = 0):
+// thread t gets keys 8 t .. 8 t + 7, as two 16-byte loads, each with its position in its array
+// (block_sort, the first launch, is where the positions start). A tile smaller than one thread's
+// keys (n < 8) is read key by key; the registers past its end are never paired with its keys.
+template <typename Word>
+__device__ void load_thread_major(Word (&key)[kKeysPerThread], const int *keys, unsigned tile_start,
+                                  unsigned tile_size, unsigned segment, bool ascending,
+                                  bool floats) {
+  const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
+  int read[kKeysPerThread];
+  if (tile_size >= kKeysPerThread) {
+    const int4 *fours = reinterpret_cast<const int4 *>(keys + first);
+#pragma unroll
+    for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
+      const int4 four = fours[v];
+      read[4 * v] = four.x;
+      read[4 * v + 1] = four.y;
+      read[4 * v + 2] = four.z;
+      read[4 * v + 3] = four.w;
+    }
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      read[k] = k < tile_size ? keys[first + k] : 0;
+    }
+  }
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    key[k] = make_word<Word>(read[k], index_in_array(first + k, segment), ascending, floats);
+  }
+}
+
+// Stores this thread's items of a tile from the thread-major layout, as load_thread_major reads:
+// the keys, and the positions if there are indices, each as 16-byte stores.
+template <typename Word>
+__device__ void store_thread_major(int *keys, int *indices, unsigned tile_start,
+                                   const Word (&key)[kKeysPerThread], unsigned tile_size,
+                                   bool ascending, bool floats) {
+  const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
+  if (tile_size >= kKeysPerThread) {
+#pragma unroll
+    for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
+      const Word *four = key + 4 * v;
+      reinterpret_cast<int4 *>(keys + first)[v] =
+          make_int4(item_key(four[0], floats), item_key(four[1], floats), item_key(four[2], floats),
+                    item_key(four[3], floats));
+      if (indices != nullptr) {
+        reinterpret_cast<int4 *>(indices + first)[v] =
+            make_int4(item_position(four[0], ascending), item_position(four[1], ascending),
+                      item_position(four[2], ascending), item_position(four[3], ascending));
+      }
+    }
+  } else {
+#pragma unroll
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      if (k < tile_size) {
+        store_item(keys, indices, first + k, key[k], ascending, floats);
+      }
+    }
+  }
+}
+
+// Moves this thread's keys from layout `from` to layout `to` through the block's tile in shared
+// memory: every thread stores its keys where `from` puts them and loads the ones `to` gives it.
+template <typename Word>
+__device__ void exchange(Word (&key)[kKeysPerThread], Word *tile, unsigned from, unsigned to) {
+  // Barrier: threads may still be loading their keys of the previous exchange from the tile.
+  __syncthreads();
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    tile[padded(layout_slot(threadIdx.x, k, from))] = key[k];
+  }
+  // Barrier: every key must be in the tile before any thread loads its new ones.
+  __syncthreads();
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    key[k] = tile[padded(layout_slot(threadIdx.x, k, to))];
+  }
+}
+
+// The ascending steps that pair two lanes of a warp, in the thread-major layout: tile bits
+// top_bit down to kRegisterBits are the bits of the lane (bit kRegisterBits + c is lane bit c).
+// Each lane trades every register with lane ^ 2^c; the lower lane of the pair keeps the smaller
+// key, the upper one the larger. Lane bit c is a step of this merge when its tile bit is:
+// c + kRegisterBits <= top_bit. With 16 keys per thread the merge of 64 keys (top_bit 5) has
+// lane bits 1 and 0 (strides 32 and 16), the merge of 32 keys lane bit 0 only.
+template <typename Word>
+__device__ void compare_lanes(Word (&key)[kKeysPerThread], unsigned top_bit, unsigned lanes) {
+#pragma unroll
+  for (int c = 4; c >= 0; --c) {
+    if (static_cast<unsigned>(c) + kRegisterBits <= top_bit && (1u << c) < lanes) {
+      const unsigned lane_stride = 1u << c;
+      const bool lower = (threadIdx.x & lane_stride) == 0;
+#pragma unroll
+      for (unsigned k = 0; k < kKeysPerThread; ++k) {
+        // The shuffle waits until every lane of the mask has arrived, reads all their values,
+        // then hands them out: no lane can see a half-done exchange.
+        const Word other = __shfl_xor_sync(lane_mask(lanes), key[k], lane_stride);
+        key[k] = lower ? min(key[k], other) : max(key[k], other);
+      }
+    }
+  }
+}
+
+// The steps of an ascending merge from stride 2^top_bit down to 1 on the block's tile. The keys
+// arrive in registers in layout `layout` (thread-major, or lane-major at low = layout) and
+// leave thread-major. Strides of 2^(kRegisterBits + 5) and more pair keys of different warps:
+// the kRegisterBits largest run in the merge's lane-major round (round_layout), on registers,
+// after which one exchange brings the keys back to the thread-major layout for the shuffle steps
+// and the last kRegisterBits steps, again on registers.
+template <typename Word>
+__device__ void merge_in_block(Word (&key)[kKeysPerThread], Word *tile, unsigned top_bit,
+                               unsigned layout, unsigned lanes) {
+  const unsigned low = round_layout(top_bit);
+  if (low != 0) {
+    if (layout != low) {
+      exchange(key, tile, layout, low);
+    }
+    compare_registers(key, kRegisterBits - 1);
+    top_bit = low - 1;
+    layout = low;
+  }
+  if (layout != 0) {
+    exchange(key, tile, layout, 0);
+  }
+  compare_lanes(key, top_bit, lanes);
+  compare_registers(key, top_bit < kRegisterBits ? top_bit : kRegisterBits - 1);
+}
+
+// Sizes 2 .. kKeysPerThread (or the tile or the array, if smaller): every pair lies inside one
+// thread's registers. Thread-major, register k holds key first + k, so each pair's direction
+// comes from its position in its array, different for different registers up to size 8.
+template <typename Word>
+__device__ void sort_thread_keys(Word (&key)[kKeysPerThread], unsigned first, unsigned tile_size,
+                                 unsigned segment, bool ascending) {
+#pragma unroll
+  for (unsigned size = 2; size <= kKeysPerThread; size *= 2) {
+    if (size > tile_size || size > segment) {
+      break;
+    }
+#pragma unroll
+    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
+#pragma unroll
+      for (unsigned k = 0; k < kKeysPerThread; ++k) {
+        if ((k & stride) == 0) {
+          compare_and_swap(key, k, k + stride,
+                           sorts_ascending(index_in_array(first + k, segment), size, ascending));
+        }
+      }
+    }
+  }
+}
+
+// Sorts every tile: all steps of the sizes 2 .. tile size. Even tiles come out ascending and
+// odd ones descending (sorts_ascending), so each pair of neighbouring tiles is a bitonic
+// sequence, ready for the first merge above the tile. When n <= kTileSize there is one block,
+// its last size is n, and the whole array comes out sorted. Arrays shorter than the tile stop
+// at their own length, and every one of them comes out in the requested order.
+template <typename Word>
+__global__ void __launch_bounds__(kBlockThreads)
+    block_sort(int *keys, int *indices, unsigned tile_size, unsigned segment, bool ascending,
+               bool floats) {
+  // The block's tile in shared memory, for the exchanges between layouts.
+  __shared__ Word tile[padded(kTileSize)];
+  const unsigned tile_start = blockIdx.x * tile_size;
+  const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
+  const unsigned lanes = warp_lanes(blockDim.x);
+  Word key[kKeysPerThread];
+  load_thread_major(key, keys, tile_start, tile_size, segment, ascending, floats);
+  sort_thread_keys(key, first, tile_size, segment, ascending);
+  // The larger sizes, each one merge. Bit `size` of every key of a thread is a bit of the
+  // thread's index here (size > kKeysPerThread): one direction per thread and merge, which
+  // flip_keys turns into ascending steps. The keys travel between threads in the merge's
+  // exchanges, flipped, and stay right: every layout puts bit size_bit - kRegisterBits of the
+  // thread's index at tile bit size_bit (a round's register bits end just below size_bit), so a
+  // key moves only between threads that agree on its direction and have flipped it alike.
+  // The loop is unrolled over every size a tile has, so that each merge's layouts are constants.
+  bool flipped = false;
+#pragma unroll
+  for (unsigned size_bit = kRegisterBits + 1; size_bit <= kTileBits; ++size_bit) {
+    const unsigned size = 1u << size_bit;
+    if (size > tile_size || size > segment) {
+      break;
+    }
+    const bool flip = !sorts_ascending(index_in_array(first, segment), size, ascending);
+    flip_keys(key, flip != flipped);
+    flipped = flip;
+    merge_in_block(key, tile, size_bit - 1, 0, lanes);
+  }
+  flip_keys(key, flipped);
+  store_thread_major(keys, indices, tile_start, key, tile_size, ascending, floats);
+}
+
+// The `top` smallest items of each array (largest, descending), from its runs of `top` items,
+// each sorted in the requested order. A descending sort's items are flipped as they are loaded
+// (~item, as flip_keys does), so that below the runs are ascending and the smallest items win
+// in both orders. Block b loads per_block runs: run q of the
+// input starts at key q * stride, and the block's are runs b * per_block ... in order, so a
+// block never splits an array (both are powers of two). Each round pairs the runs that are left,
+// neighbour with neighbour, and keeps the better half of each pair:
+//
+//   run a (ascending)    1  4  6  9        The `top` smallest of a and b are the smaller of
+//   run b (ascending)    2  3  5  8        a[j] and b[top - 1 - j]: a rises, b read backwards
+//   b backwards          8  5  3  2        falls, so a[j] wins up to some j and b after it.
+//   min                  1  4  3  2        Rising, then falling: a bitonic sequence, which the
+//   merge (strides 2, 1) 1  2  3  4        steps of one merge (strides top / 2 .. 1) sort.
+//
+// After `rounds` rounds one run of every 2^rounds is left, sorted: it goes back to where the
+// first of them started, for the next launch or, after the last, as the first `top` keys of its
+// array. The rest of the array is left as it is: keys that lost, or copies of winners.
+__global__ void __launch_bounds__(kBlockThreads)
+    block_top(int *keys, int *indices, unsigned top, unsigned stride, unsigned rounds,
+              unsigned per_block, unsigned segment, bool ascending, bool floats) {
+  __shared__ Item tile[kTileSize];
+  const unsigned first_run = blockIdx.x * per_block;
+  // top = 2^top_bits: slot e of the tile is key e & (top - 1) of run e >> top_bits, a shift and a
+  // mask where e / top and e % top would each cost a division.
+  const unsigned top_bits = __ffs(top) - 1;
+  // The first launch reads positions in a run of `top` keys (the sort of the runs wrote them
+  // with arrays of `top`): the run's own position in its array is added. Later launches read
+  // what block_top wrote, positions in the array.
+  const bool positions_in_run = stride == top;
+  // ~item reverses the order of the items: all ones to flip them, or nothing.
+  const Item flip = ascending ? 0 : ~Item{0};
+  for (unsigned e = threadIdx.x; e < per_block * top; e += blockDim.x) {
+    const unsigned run = first_run + (e >> top_bits);
+    const unsigned i = run * stride + (e & (top - 1));
+    const unsigned run_position = positions_in_run ? index_in_array(run * stride, segment) : 0;
+    const unsigned position = indices == nullptr ? 0u : run_position + indices[i];
+    tile[e] = make_item(keys[i], position, ascending, floats) ^ flip;
+  }
+  for (unsigned round = 0; round < rounds; ++round) {
+    // Runs that are left lie 2^span_bits tile slots apart; run 2 p + 1 meets run 2 p, which
+    // starts at slot p * 2^(span_bits + 1).
+    const unsigned span_bits = top_bits + round;
+    const unsigned pairs = per_block >> (round + 1);
+    // Barrier: the loads, or the last round's merge, must be done before the runs are read.
+    __syncthreads();
+    for (unsigned e = threadIdx.x; e < pairs * top; e += blockDim.x) {
+      const unsigned j = e & (top - 1);
+      const unsigned a = ((e >> top_bits) << (span_bits + 1)) + j;
+      const unsigned b = a + (1u << span_bits) + top - 1 - 2 * j;
+      tile[a] = min(tile[a], tile[b]);
+    }
+    for (unsigned step = top / 2; step > 0; step /= 2) {
+      // Barrier: every key of the run must be written before a step pairs it.
+      __syncthreads();
+      // top / 2 compare pairs in each run that is left, pair p of a run from its key
+      // get_lower_partner(p, step).
+      for (unsigned e = threadIdx.x; e < pairs * top / 2; e += blockDim.x) {
+        const unsigned run_start = (e >> (top_bits - 1)) << (span_bits + 1);
+        const unsigned lower = run_start + get_lower_partner(e & (top / 2 - 1), step);
+        compare_and_swap(tile, lower, lower + step, true);
+      }
+    }
+  }
+  // Barrier: the last merge must be done before its runs are stored.
+  __syncthreads();
+  for (unsigned e = threadIdx.x; e < (per_block >> rounds) * top; e += blockDim.x) {
+    // Run r that is left sits at slot r * 2^(top_bits + rounds) and came from input run
+    // first_run + r * 2^rounds.
+    const unsigned r = e >> top_bits;
+    const unsigned j = e & (top - 1);
+    const Item item = tile[(r << (top_bits + rounds)) + j] ^ flip;
+    store_item(keys, indices, (first_run + (r << rounds)) * stride + j, item, ascending, floats);
+  }
+}
+
+// Keeps, at every index i, the smaller (`smaller`) or the larger of this GPU's key and the
+// partner GPU's key at i: every compare of an exchange at once, each GPU writing its own side.
+// One thread per key; n <= 2^30, so n / 256 blocks fit the grid.
+__global__ void keep_half(int *keys, const int *received, unsigned n, bool smaller) {
+  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    keys[i] = smaller ? min(keys[i], received[i]) : max(keys[i], received[i]);
+  }
+}
+
+// The launches of a sort of n >= 2 keys in arrays of `segment`, each key held as a Word: an
+// Item with its position (indices), or its bare ordered_bits (no indices).
+template <typename Word>
+void sort_words(int *keys, int *indices, unsigned n, unsigned segment, bool ascending,
+                bool floats) {
+  // The in-block kernels run one block per tile, kKeysPerThread keys per thread (one thread
+  // for a tile smaller than that).
+  const unsigned tile_size = std::min(n, kTileSize);
+  const unsigned tiles = n / tile_size;
+  const unsigned tile_threads = std::max(1u, tile_size / kKeysPerThread);
+  // The launches in the order for_each_launch gives (bitonic_index.h), each one its kernel;
+  // the network of each array stops at the array's length.
+  for_each_launch(n, segment, [&](const Launch &launch) {
+    switch (launch.kernel) {
+      case Kernel::block_sort:
+        // Every size up to the tile, or up to the arrays' length, in one launch.
+        block_sort<Word>
+            <<<tiles, tile_threads>>>(keys, indices, tile_size, segment, ascending, floats);
+        CHECK_LAUNCH();
+        break;
+      case Kernel::group_steps:
+        // Up to kStepsPerPass strides of a group or more, or every stride below a group, per
+        // launch, each launch a barrier between its steps and the next ones.
+        launch_group_steps<Word>(keys, indices, n, launch, segment, ascending, floats);
+        break;
+      case Kernel::block_top:
+        // Only a top-k has it, after this sort (bitonic_top_segments).
+        break;
+    }
+  });
+}
+
+// The argsort of v9 (indices may be nullptr), of ints or, with `floats`, of floats' bits.
+void argsort_segments(int *keys, int *indices, unsigned n, unsigned segment, bool ascending,
+                      bool floats) {
+  // A single key is sorted already, and its position is 0.
+  if (n < 2) {
+    if (indices != nullptr) {
+      CUDA_CHECK(cudaMemsetAsync(indices, 0, sizeof(int)));
+    }
+    return;
+  }
+  // Keys alone carry no position: 32-bit words, half the registers, shared memory and
+  // shuffles of 64-bit items.
+  if (indices == nullptr) {
+    sort_words<unsigned>(keys, indices, n, segment, ascending, floats);
+  } else {
+    sort_words<Item>(keys, indices, n, segment, ascending, floats);
+  }
+}
+
+// The top-k of v10, of ints or, with `floats`, of floats' bits.
+void top_segments(int *keys, int *indices, unsigned n, unsigned segment, unsigned top,
+                  bool ascending, bool floats) {
+  // Every run of `top` keys sorted, as if the arrays were `top` keys long; with indices, each
+  // key's position in its run.
+  argsort_segments(keys, indices, n, top, ascending, floats);
+  // Then the runs of each array halve, round by round, to one: the launches of
+  // for_each_top_launch (bitonic_index.h).
+  for_each_top_launch(n, segment, top, [&](const Launch &launch) {
+    // A block holds up to a tile of runs (runs_per_block), each of `top` keys.
+    const unsigned per_block = runs_per_block(n, top, launch.stride);
+    const unsigned blocks = n / launch.stride / per_block;
+    const unsigned threads = std::min(kBlockThreads, per_block * top);
+    block_top<<<blocks, threads>>>(keys, indices, top, launch.stride, launch.steps, per_block,
+                                   segment, ascending, floats);
+    CHECK_LAUNCH();
+  });
+}
+
+// The merge of n keys that form a bitonic sequence into the requested order: the launches of
+// for_each_merge_launch (bitonic_index.h), as argsort_segments makes them for one array of n
+// keys alone.
+void bitonic_merge(int *keys, unsigned n, bool ascending) {
+  for_each_merge_launch(n, [&](const Launch &launch) {
+    switch (launch.kernel) {
+      case Kernel::block_sort:
+        // n is a tile or less: one block sorts all of it.
+        block_sort<unsigned>
+            <<<1, std::max(1u, n / kKeysPerThread)>>>(keys, nullptr, n, n, ascending, false);
+        CHECK_LAUNCH();
+        break;
+      case Kernel::group_steps:
+        launch_group_steps<unsigned>(keys, nullptr, n, launch, n, ascending, false);
+        break;
+      case Kernel::block_top:
+        // Only a top-k has it.
+        break;
+    }
+  });
+}
+
+// NCCL's calls return an ncclResult_t: a failure becomes a FatalError naming the call, like
+// CUDA_CHECK's (exit code 3).
+void check_nccl(ncclResult_t result, const char *call) {
+  if (result != ncclSuccess) {
+    throw FatalError(kExitCudaError, std::string(call) + " failed: " + ncclGetErrorString(result));
+  }
+}
+
+}  // namespace
+
+void bitonic_argsort_segments(int *keys, int *indices, unsigned n, unsigned segment,
+                              bool ascending) {
+  argsort_segments(keys, indices, n, segment, ascending, false);
+}
+
+void bitonic_top_segments(int *keys, int *indices, unsigned n, unsigned segment, unsigned top,
+                          bool ascending) {
+  top_segments(keys, indices, n, segment, top, ascending, false);
+}
+
+void bitonic_float_segments(float *keys, int *indices, unsigned n, unsigned segment, unsigned top,
+                            bool ascending) {
+  // The kernels move 32-bit words; `floats` tells make_item and item_key how those order.
+  top_segments(reinterpret_cast<int *>(keys), indices, n, segment, top, ascending, true);
+}
+
+void bitonic_sort_segments(int *keys, unsigned n, unsigned segment, bool ascending) {
+  // Keys alone: the same kernels, with no positions to keep.
+  bitonic_argsort_segments(keys, nullptr, n, segment, ascending);
+}
+
+void bitonic_sort(int *keys, unsigned n, bool ascending) {
+  // The whole input is one array.
+  bitonic_sort_segments(keys, n, n, ascending);
+}
+
+// What the GPUs of a sort share (stage.h): communicator g of one NCCL clique, on device g, and on
+// each device a stream for NCCL's transfers, a buffer for the partner's keys, and two events
+// that order that stream with the kernels on the device's default stream.
+struct GpuTeam {
+  unsigned per_gpu = 0;
+  std::vector<ncclComm_t> comms;
+  std::vector<cudaStream_t> streams;
+  std::vector<int *> received;
+  std::vector<cudaEvent_t> sorted, arrived;
+  // Frees what was made, on error too (a destructor reports nothing: see cuda_buffers.h).
+  ~GpuTeam() {
+    for (unsigned g = 0; g < comms.size(); ++g) {
+      ncclCommDestroy(comms[g]);
+    }
+    for (unsigned g = 0; g < streams.size(); ++g) {
+      cudaSetDevice(static_cast<int>(g));
+      cudaStreamDestroy(streams[g]);
+      cudaFree(received[g]);
+      cudaEventDestroy(sorted[g]);
+      cudaEventDestroy(arrived[g]);
+    }
+  }
+};
+
+GpuTeam *make_gpu_team(unsigned gpus, unsigned per_gpu) {
+  auto team = std::make_unique<GpuTeam>();
+  team->per_gpu = per_gpu;
+  // One communicator per device of this process, rank g on device g.
+  std::vector<ncclComm_t> comms(gpus);
+  std::vector<int> devices(gpus);
+  for (unsigned g = 0; g < gpus; ++g) {
+    devices[g] = static_cast<int>(g);
+  }
+  check_nccl(ncclCommInitAll(comms.data(), static_cast<int>(gpus), devices.data()),
+             "ncclCommInitAll");
+  team->comms = comms;
+  for (unsigned g = 0; g < gpus; ++g) {
+    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    team->streams.push_back(nullptr);
+    team->received.push_back(nullptr);
+    team->sorted.push_back(nullptr);
+    team->arrived.push_back(nullptr);
+    CUDA_CHECK(cudaStreamCreateWithFlags(&team->streams[g], cudaStreamNonBlocking));
+    CUDA_CHECK(cudaMalloc(&team->received[g], per_gpu * sizeof(int)));
+    // Events that keep their time: last_exchange_ms reads how long an exchange took.
+    CUDA_CHECK(cudaEventCreate(&team->sorted[g]));
+    CUDA_CHECK(cudaEventCreate(&team->arrived[g]));
+  }
+  return team.release();
+}
+
+void free_gpu_team(GpuTeam *team) {
+  delete team;
+}
+
+namespace {
+
+// Every GPU sends its keys to its partner (rank g ^ rank_stride) and receives the partner's
+// into team.received[g]. This one host thread drives every GPU, so the sends and receives go in
+// one NCCL group: NCCL starts them together when the group ends, where a lone ncclSend would
+// wait for a receive that the thread has not posted yet.
+void exchange_keys(const GpuTeam &team, int *const *keys, unsigned rank_stride) {
+  const unsigned gpus = static_cast<unsigned>(team.comms.size());
+  for (unsigned g = 0; g < gpus; ++g) {
+    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    // NCCL's stream waits for the kernels already launched on this device (the sort, the last
+    // merge or keep_half), which write the keys it sends.
+    CUDA_CHECK(cudaEventRecord(team.sorted[g], 0));
+    CUDA_CHECK(cudaStreamWaitEvent(team.streams[g], team.sorted[g], 0));
+  }
+  check_nccl(ncclGroupStart(), "ncclGroupStart");
+  for (unsigned g = 0; g < gpus; ++g) {
+    const int partner = static_cast<int>(partner_rank(g, rank_stride));
+    check_nccl(ncclSend(keys[g], team.per_gpu, ncclInt32, partner, team.comms[g], team.streams[g]),
+               "ncclSend");
+    check_nccl(ncclRecv(team.received[g], team.per_gpu, ncclInt32, partner, team.comms[g],
+                        team.streams[g]),
+               "ncclRecv");
+  }
+  check_nccl(ncclGroupEnd(), "ncclGroupEnd");
+  for (unsigned g = 0; g < gpus; ++g) {
+    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    // The kernels launched next on this device (keep_half, which overwrites the keys just
+    // sent) wait until both transfers are done.
+    CUDA_CHECK(cudaEventRecord(team.arrived[g], team.streams[g]));
+    CUDA_CHECK(cudaStreamWaitEvent(0, team.arrived[g], 0));
+  }
+}
+
+}  // namespace
+
+float last_exchange_ms(const GpuTeam *team) {
+  // On GPU g, the time from its keys being ready (sorted[g]) to its partner's having arrived
+  // (arrived[g]). A GPU whose partner was ready later waited for it too; the GPU that was ready
+  // last waited for no one, so the shortest of these times is the transfer alone.
+  float shortest = -1;
+  for (unsigned g = 0; team->comms.size() > 1 && g < team->comms.size(); ++g) {
+    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    CUDA_CHECK(cudaEventSynchronize(team->arrived[g]));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, team->sorted[g], team->arrived[g]));
+    shortest = shortest < 0 ? ms : std::min(shortest, ms);
+  }
+  return shortest;
+}
+
+void bitonic_sort_gpus(GpuTeam *team, int *const *keys, bool ascending) {
+  const unsigned gpus = static_cast<unsigned>(team->comms.size());
+  const unsigned n = team->per_gpu;
+  // The sizes up to n never leave a GPU: each sorts its keys, GPU g in the direction its merge
+  // of size n has in the whole network (group_ascending of one GPU), all GPUs at once (the
+  // launches return at once).
+  for (unsigned g = 0; g < gpus; ++g) {
+    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    bitonic_sort(keys[g], n, group_ascending(g, 1, ascending));
+  }
+  for_each_exchange(gpus, [&](const Exchange &exchange) {
+    exchange_keys(*team, keys, exchange.rank_stride);
+    for (unsigned g = 0; g < gpus; ++g) {
+      CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+      const bool up = group_ascending(g, exchange.span, ascending);
+      keep_half<<<(n + 255) / 256, 256>>>(keys[g], team->received[g], n,
+                                          keeps_smaller_half(g, exchange.rank_stride, up));
+      CHECK_LAUNCH();
+      // After the last exchange of a merge size (rank stride 1) the strides left, n / 2 .. 1,
+      // pair keys of one GPU, whose n keys now form a bitonic sequence: a merge sorts them.
+      if (exchange.rank_stride == 1) {
+        bitonic_merge(keys[g], n, up);
+      }
+    }
+  });
+}
