@@ -155,10 +155,10 @@ __device__ void exchange_group(Word (&key)[kGroupKeys], unsigned *words, unsigne
 // of the pass (group_key in bitonic_index.h): strides of 2^14 or more take the group whose slot
 // bits 5 .. 13 are their 9 index bits, smaller ones the 2^14 neighbouring keys. Each round runs
 // the steps whose slot bits the registers hold (round_low), then the keys go through shared
-// memory to the next round's layout: a merge below 2^14 takes three rounds and a fourth
-// exchange to store, a pass of global strides two rounds. As in v12's multistep, a thread's keys
-// share one direction (bit `size` of the index lies above the strides, outside the registers) and
-// are flipped when it is descending.
+// memory to the next round's layout: a merge below 2^14 takes three rounds (two exchanges) and a
+// third exchange to store, a pass of global strides two rounds. As in v12's multistep, a
+// thread's keys share one direction (bit `size` of the index lies above the strides, outside
+// the registers) and are flipped when it is descending.
 template <typename Word>
 __global__ void __launch_bounds__(kGroupThreads)
     group_steps(int *keys, int *indices, unsigned size, unsigned stride, unsigned steps,
