@@ -158,9 +158,9 @@ def stage_table(tour, stage, previous):
 
 
 def passes_table(tour, stages):
-    """The passes (launches) each stage's program counted in the tour, size by size from 2^16:
-    the counts the gpu suite holds to launches_per_sort (the chapter's tour table names the
-    runs)."""
+    """The passes (launches) each stage's program counted in the tour at 2^16, 2^20, 2^24, 2^27
+    and 2^29: the counts the gpu suite holds to launches_per_sort (the chapter's tour table
+    names the runs)."""
     rows = []
     for q in tour.sizes():
         if q in (16, 20, 24, 27, 29):

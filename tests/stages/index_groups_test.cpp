@@ -8,8 +8,8 @@
 // pairs compared are the reference network's, each exactly once and in the right direction,
 // step by step; that each group holds every key once; that the keys of a thread share their
 // direction in every round and when stored; that a warp's loads and stores are 32 neighbouring
-// keys; and that every exchange between two rounds
-// reaches 32 different banks with the 32 lanes of a warp (group_word).
+// keys; and that every exchange reaches 32 different banks with the 32 lanes of a warp
+// (group_word). The round loop itself is the kernel's, replayed here; the gpu suite runs it.
 #include <doctest/doctest.h>
 
 #include <algorithm>
