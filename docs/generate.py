@@ -245,6 +245,15 @@ def metric_share(column):
     return lambda args, tour, profile: f"{float(metric_row(profile, args)[column]):.0f}%"
 
 
+def copies_range(profile, args):
+    """STAGE:Q:KERNEL[:STRIDE]: the shortest and the longest of its launches (those whose largest
+    stride is STRIDE), in copies of the array."""
+    copy_ns = 1e6 * profile.copy_ms(args[0], int(args[1]))
+    copies = [float(row["duration_ns"]) / copy_ns for row in profile.launches(args[0], int(args[1]))
+              if row["kernel"] == args[2] and (len(args) < 4 or int(row["stride"]) == int(args[3]))]
+    return f"{min(copies):.2f} .. {max(copies):.2f}"
+
+
 def dram_range(profile, args):
     """STAGE:Q:KERNEL: the lowest and highest DRAM share of peak over its profiled launches."""
     shares = [float(row["dram_pct_of_peak"])
@@ -299,6 +308,9 @@ INLINE_VALUES = {
     # STAGE:Q:KERNEL for the next two: its time in copies of the array, its share of the sort.
     "kernel-copies": lambda args, tour, profile: (
         f"{profile.kernels(args[0], int(args[1]))[args[2]][2]:.2f}"),
+    # STAGE:Q:KERNEL[:STRIDE]: its cheapest and its dearest launch (of that largest stride), in
+    # copies of the array.
+    "copies-range": lambda args, tour, profile: copies_range(profile, args),
     "kernel-share": lambda args, tour, profile: (
         f"{100 * profile.kernels(args[0], int(args[1]))[args[2]][1]:.0f}%"),
     # STAGE:Q:KERNEL[:STRIDE] for the next five (metric_row).

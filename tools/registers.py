@@ -25,12 +25,14 @@ USAGE = re.compile(r"Used (\d+) registers(?:.*?(\d+) bytes smem)?")
 
 
 def kernel_label(mangled):
-    """multistep<6>, block_sort, ... from a mangled kernel name. From v12 on the kernels take
-    the word they sort as a template parameter: the 64-bit items' build (Word = unsigned long
-    long, mangled y) keeps the plain label, the 32-bit words' (unsigned, j) is marked."""
+    """multistep<6>, group_steps<13,5>, block_sort, ... from a mangled kernel name: the kernel
+    and the numbers it takes as template arguments. From v12 on the kernels take the word they
+    sort as a template parameter: the 64-bit items' build (Word = unsigned long long, mangled y)
+    keeps the plain label, the 32-bit words' (unsigned, j) is marked."""
     kernel = course.kernel_of(mangled) or mangled
-    steps = re.search(r"multistepI[jy]?Lj(\d+)E", mangled)
-    label = f"{kernel}<{steps.group(1)}>" if steps else kernel
+    arguments = re.search(re.escape(kernel) + r"I[jy]?((?:Lj\d+E)+)", mangled)
+    numbers = re.findall(r"Lj(\d+)E", arguments.group(1)) if arguments else []
+    label = f"{kernel}<{','.join(numbers)}>" if numbers else kernel
     return label + (" (32-bit words)" if re.search(re.escape(kernel) + "Ij", mangled) else "")
 
 

@@ -285,7 +285,7 @@ __host__ __device__ inline unsigned group_slot(unsigned thread, unsigned k, unsi
 // The lowest slot bit of a round's registers, which hold slot bits low .. low + 4, when the steps
 // left run from slot bit `bit` down to `last_bit`: the five highest, but not below bit 5 when the
 // steps stop there or above, so that the lanes keep bits 0 .. 4 and a warp stores 128 bytes.
-__host__ __device__ inline unsigned round_low(unsigned bit, unsigned last_bit) {
+__host__ __device__ constexpr unsigned round_low(unsigned bit, unsigned last_bit) {
   const unsigned highest_five = bit >= 4 ? bit - 4 : 0;
   const unsigned floor = last_bit < 5 ? last_bit : 5;
   return highest_five > floor ? highest_five : floor;

@@ -126,89 +126,110 @@ __device__ void store_item(int *keys, int *indices, unsigned i, Word item, bool 
   }
 }
 
-// Moves this thread's keys of a group from the layout whose registers hold slot bits `from` ..
-// from + 4 to the one whose registers hold `to` .. to + 4, through the group's 2^14 words of
-// shared memory, 32 bits at a time: a 64-bit Item goes in two halves, so that an argsort's
-// group needs no more shared memory than a sort's.
-template <typename Word>
-__device__ void exchange_group(Word (&key)[kGroupKeys], unsigned *words, unsigned from,
-                               unsigned to) {
+// Moves this thread's keys of a group from the layout whose registers hold slot bits kFrom ..
+// kFrom + 4 to the one whose registers hold kTo .. kTo + 4, through the group's 2^14 words of
+// shared memory, 32 bits at a time (an Item in two halves: no more memory than for a word).
+// Register k's slot is the thread's slot bits plus k << kFrom, bits the thread's part leaves 0,
+// and group_word XORs slot bits, so its word is the thread's word XOR group_word(k << kFrom): a
+// constant, as the layouts are template arguments. One XOR per key.
+template <unsigned kFrom, unsigned kTo, typename Word>
+__device__ void exchange_group(Word (&key)[kGroupKeys], unsigned *words) {
+  const unsigned mine_from = group_word(group_slot(threadIdx.x, 0, kFrom));
+  const unsigned mine_to = group_word(group_slot(threadIdx.x, 0, kTo));
 #pragma unroll
   for (unsigned shift = 0; shift < 8 * sizeof(Word); shift += 32) {
     // Barrier: threads may still be loading the words of the previous half or round.
     __syncthreads();
 #pragma unroll
     for (unsigned k = 0; k < kGroupKeys; ++k) {
-      words[group_word(group_slot(threadIdx.x, k, from))] = static_cast<unsigned>(key[k] >> shift);
+      words[mine_from ^ group_word(k << kFrom)] = static_cast<unsigned>(key[k] >> shift);
     }
     // Barrier: every word must be in shared memory before any thread loads its new ones.
     __syncthreads();
 #pragma unroll
     for (unsigned k = 0; k < kGroupKeys; ++k) {
-      const Word word = words[group_word(group_slot(threadIdx.x, k, to))];
+      const Word word = words[mine_to ^ group_word(k << kTo)];
       key[k] = (key[k] & ~(static_cast<Word>(0xffffffffu) << shift)) | (word << shift);
     }
   }
 }
 
+// The rounds of a pass from slot bit kBit down to last_bit: the steps this round's registers
+// hold (layout round_low(kBit, kLowestBit)), then, if layouts are left, an exchange to the next
+// and the rounds after it. kLowestBit is the lowest slot bit a pass of its kind may end at, so
+// every layout is a template argument, a constant in the compiled round.
+template <unsigned kBit, unsigned kLowestBit, typename Word>
+__device__ void run_rounds(Word (&key)[kGroupKeys], unsigned *words, unsigned last_bit) {
+  constexpr unsigned kLow = round_low(kBit, kLowestBit);
+  compare_registers(key, kBit - kLow, max(kLow, last_bit) - kLow);
+  if constexpr (kLow > kLowestBit) {
+    constexpr unsigned kNext = round_low(kLow - 1, kLowestBit);
+    exchange_group<kLow, kNext>(key, words);
+    run_rounds<kLow - 1, kLowestBit>(key, words, last_bit);
+  }
+}
+
 // `steps` compare steps of the merge of `size` from stride `stride` down, on group blockIdx.x
 // of the pass (group_key in bitonic_index.h): strides of 2^14 or more take the group whose slot
-// bits 5 .. 13 are their 9 index bits, smaller ones the 2^14 neighbouring keys. Each round runs
-// the steps whose slot bits the registers hold (round_low), then the keys go through shared
-// memory to the next round's layout: a merge below 2^14 takes three rounds (two exchanges) and a
-// third exchange to store, a pass of global strides two rounds. As in v12's multistep, a
-// thread's keys share one direction (bit `size` of the index lies above the strides, outside
-// the registers) and are flipped when it is descending.
-template <typename Word>
-__global__ void __launch_bounds__(kGroupThreads)
+// bits 5 .. 13 are their 9 index bits, smaller ones the 2^14 neighbouring keys. The steps run in
+// rounds (run_rounds) from slot bit kFirstBit, the largest stride's, down: a merge below 2^14
+// takes three rounds (two exchanges) and a third exchange to store, a pass of global strides two
+// rounds. As in v12's multistep, a thread's keys share one direction (bit `size` lies above the
+// strides) and are flipped when it is descending. Two blocks of 32-bit words share a
+// multiprocessor (64 KB of shared memory each, so at most 64 registers a thread).
+template <typename Word, unsigned kFirstBit, unsigned kLowestBit>
+__global__ void __launch_bounds__(kGroupThreads, sizeof(Word) == sizeof(unsigned) ? 2 : 1)
     group_steps(int *keys, int *indices, unsigned size, unsigned stride, unsigned steps,
                 unsigned segment, bool ascending, bool floats) {
   // The group's words, for the exchanges between rounds (the launch gives 2^14 of them, 64 KB).
   extern __shared__ unsigned words[];
-  const unsigned stride_bit = 31 - __clz(stride);
   // The index bit of slot bit 13: the largest stride, or bit 13 for the neighbouring keys.
-  const unsigned top_bit = max(stride_bit, kGroupBits - 1);
-  // The slot bits of the steps: bit down to last_bit.
-  unsigned bit = stride_bit + (kGroupBits - 1) - top_bit;
-  const unsigned last_bit = bit + 1 - steps;
-  unsigned low = round_low(bit, last_bit);
-  // The first round's registers lie above slot bit 5 (strides of 2^11 and more come first), so
-  // the lanes of a warp read 32 neighbouring keys.
+  const unsigned top_bit = kLowestBit == 0 ? kGroupBits - 1 : 31 - __clz(stride);
+  // The first round's registers lie above slot bit 5, so a warp reads 32 neighbouring keys.
+  // group_key moves each slot bit to an index bit of its own: register k's index is that of the
+  // thread's slot bits (register 0) plus that of k << kFirstLow, the same in every thread.
+  constexpr unsigned kFirstLow = round_low(kFirstBit, kLowestBit);
+  const unsigned first = group_key(blockIdx.x, group_slot(threadIdx.x, 0, kFirstLow), top_bit);
   Word key[kGroupKeys];
 #pragma unroll
   for (unsigned k = 0; k < kGroupKeys; ++k) {
-    const unsigned i = group_key(blockIdx.x, group_slot(threadIdx.x, k, low), top_bit);
+    const unsigned i = first + group_key(0, k << kFirstLow, top_bit);
     key[k] = load_item<Word>(keys, indices, i, ascending, floats);
   }
-  const unsigned first = group_key(blockIdx.x, group_slot(threadIdx.x, 0, low), top_bit);
   bool flip = !sorts_ascending(index_in_array(first, segment), size, ascending);
   flip_keys(key, flip);
-  while (true) {
-    const unsigned bottom = max(low, last_bit);
-    compare_registers(key, bit - low, bottom - low);
-    if (bottom == last_bit) {
-      break;
-    }
-    bit = low - 1;
-    const unsigned next = round_low(bit, last_bit);
-    exchange_group(key, words, low, next);
-    low = next;
-  }
+  run_rounds<kFirstBit, kLowestBit>(key, words, kFirstBit + 1 - steps);
   // A last round on slot bits 0 .. 4 left a thread 32 neighbouring keys, which a warp would
   // store 4 bytes to each of 32 lines at a time: the keys go back to lanes on bits 0 .. 4 first,
   // so that a warp stores 128 neighbouring bytes.
-  if (low < 5) {
-    exchange_group(key, words, low, 5);
-    low = 5;
+  constexpr unsigned kLastLow = kLowestBit < 5 ? 5 : kLowestBit;
+  if constexpr (kLowestBit < 5) {
+    exchange_group<kLowestBit, kLastLow>(key, words);
   }
   // The keys of the last layout's thread share a direction too; each was flipped with its own.
-  const unsigned last = group_key(blockIdx.x, group_slot(threadIdx.x, 0, low), top_bit);
+  const unsigned last = group_key(blockIdx.x, group_slot(threadIdx.x, 0, kLastLow), top_bit);
   flip_keys(key, !sorts_ascending(index_in_array(last, segment), size, ascending));
 #pragma unroll
   for (unsigned k = 0; k < kGroupKeys; ++k) {
-    const unsigned i = group_key(blockIdx.x, group_slot(threadIdx.x, k, low), top_bit);
+    const unsigned i = last + group_key(0, k << kLastLow, top_bit);
     store_item(keys, indices, i, key[k], ascending, floats);
   }
+}
+
+// The group_steps for one Launch. Global strides start at slot bit 13, in layouts 9 and 5 (a
+// pass of 5 or fewer exchanges for no steps: one kernel serves all); the strides below 2^14
+// start at their stride's bit and end at stride 1, slot bit 0.
+template <typename Word>
+auto group_kernel(const Launch &launch) {
+  const unsigned stride_bit = exact_log2(launch.stride);
+  if (stride_bit >= kGroupBits) {
+    return group_steps<Word, kGroupBits - 1, 5>;
+  }
+  // Below 2^14 a merge starts at stride 2^13, or at its size's, 2^12 or 2^11 (block_sort's tile).
+  static_assert(kTileBits == 11, "a merge below 2^14 starts at slot bit 11, 12 or 13");
+  return stride_bit == 11 ? group_steps<Word, 11, 0>
+      : stride_bit == 12  ? group_steps<Word, 12, 0>
+                          : group_steps<Word, 13, 0>;
 }
 
 // Launches group_steps for one Launch: a block per group of 2^14 keys (one block of n / 32
@@ -218,11 +239,11 @@ void launch_group_steps(int *keys, int *indices, unsigned n, const Launch &launc
                         bool ascending, bool floats) {
   const unsigned group = std::min(n, kGroupSize);
   const unsigned bytes = group * sizeof(unsigned);
+  const auto kernel = group_kernel<Word>(launch);
   // Above 48 KB a block's shared memory must be asked for.
-  CUDA_CHECK(
-      cudaFuncSetAttribute(group_steps<Word>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-  group_steps<Word><<<n / group, group / kGroupKeys, bytes>>>(
-      keys, indices, launch.size, launch.stride, launch.steps, segment, ascending, floats);
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+  kernel<<<n / group, group / kGroupKeys, bytes>>>(keys, indices, launch.size, launch.stride,
+                                                   launch.steps, segment, ascending, floats);
   CHECK_LAUNCH();
 }
 

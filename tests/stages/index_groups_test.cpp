@@ -10,6 +10,9 @@
 // direction in every round and when stored; that a warp's loads and stores are 32 neighbouring
 // keys; and that every exchange reaches 32 different banks with the 32 lanes of a warp
 // (group_word). The round loop itself is the kernel's, replayed here; the gpu suite runs it.
+// The kernel works out register k's key and word as its thread's part (register 0) combined
+// with k's part, the same in every thread; key_of and word_of below do the same, and a test
+// checks that they equal group_key and group_word of the whole slot.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -21,6 +24,16 @@
 #include "reference_network.h"
 
 namespace {
+
+// Register k's key in group_steps: its thread's first key plus the index of k << low.
+unsigned key_of(unsigned group, unsigned t, unsigned k, unsigned low, unsigned top_bit) {
+  return group_key(group, group_slot(t, 0, low), top_bit) + group_key(0, k << low, top_bit);
+}
+
+// Register k's word of shared memory in exchange_group: its thread's word XOR that of k << low.
+unsigned word_of(unsigned t, unsigned k, unsigned low) {
+  return group_word(group_slot(t, 0, low)) ^ group_word(k << low);
+}
 
 // What one launch did: its comparators, by stride, and whether its groups and rounds kept the
 // rules above.
@@ -39,7 +52,7 @@ bool conflict_free(unsigned low, unsigned threads) {
     for (unsigned k = 0; k < kGroupKeys; ++k) {
       std::set<unsigned> banks;
       for (unsigned lane = 0; lane < 32 && warp + lane < threads; ++lane) {
-        banks.insert(group_word(group_slot(warp + lane, k, low)) % 32);
+        banks.insert(word_of(warp + lane, k, low) % 32);
       }
       if (banks.size() != std::min(32u, threads)) {
         return false;
@@ -58,16 +71,19 @@ PlayedPass play(unsigned n, unsigned segment, const Launch &launch, bool ascendi
   const unsigned top_bit = std::max(stride_bit, kGroupBits - 1);
   const unsigned first_bit = stride_bit + (kGroupBits - 1) - top_bit;
   const unsigned last_bit = first_bit + 1 - launch.steps;
+  // The lowest slot bit of the kernel's layouts (group_kernel): global strides end in layout 5,
+  // whatever their steps; the strides below 2^14 run down to slot bit 0.
+  const unsigned lowest_bit = top_bit > kGroupBits - 1 ? 5 : 0;
   std::vector<int> held(n, 0);
   for (unsigned group = 0; group < n / group_size; ++group) {
     const auto index = [&](unsigned t, unsigned k, unsigned low) {
-      return group_key(group, group_slot(t, k, low), top_bit);
+      return key_of(group, t, k, low, top_bit);
     };
     for (unsigned slot = 0; slot < group_size; ++slot) {
       ++held[group_key(group, slot, top_bit)];
     }
     unsigned bit = first_bit;
-    unsigned low = round_low(bit, last_bit);
+    unsigned low = round_low(bit, lowest_bit);
     // The loads: lane l of a warp reads the key after lane l - 1's.
     for (unsigned t = 0; t < threads; ++t) {
       for (unsigned k = 0; k < kGroupKeys; ++k) {
@@ -96,11 +112,11 @@ PlayedPass play(unsigned n, unsigned segment, const Launch &launch, bool ascendi
           }
         }
       }
-      if (bottom == last_bit) {
+      if (low == lowest_bit) {
         break;
       }
       bit = low - 1;
-      const unsigned next = round_low(bit, last_bit);
+      const unsigned next = round_low(bit, lowest_bit);
       pass.banks_ok = pass.banks_ok && conflict_free(low, threads) && conflict_free(next, threads);
       low = next;
     }
@@ -141,6 +157,23 @@ TEST_CASE("the worked examples of group_key, group_slot and round_low") {
   CHECK(round_low(3, 0) == 0);
   CHECK(round_low(8, 5) == 5);
   CHECK(round_low(13, 11) == 9);
+}
+
+TEST_CASE("a thread's part and a register's part give the key and word of the whole slot") {
+  for (unsigned low = 0; low + kGroupRegisterBits <= kGroupBits; ++low) {
+    for (unsigned t = 0; t < kGroupThreads; ++t) {
+      for (unsigned k = 0; k < kGroupKeys; ++k) {
+        const unsigned slot = group_slot(t, k, low);
+        INFO("low " << low << ", thread " << t << ", register " << k);
+        REQUIRE(word_of(t, k, low) == group_word(slot));
+        for (const unsigned top_bit : {13u, 14u, 20u, 29u}) {
+          for (const unsigned group : {0u, 1u, 5u, (1u << (top_bit + 1 - kGroupBits)) - 1}) {
+            REQUIRE(key_of(group, t, k, low, top_bit) == group_key(group, slot, top_bit));
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST_CASE("the group passes compare every pair of every step exactly once, up to 2^17") {

@@ -46,8 +46,9 @@ for stage in course.stage_names():
     # A stage whose kernels take the word they sort as a template parameter (v12_key_words on) is
     # built for 32-bit words too, each with fewer registers than its 64-bit items: every one of
     # these kernels that it has, and block_sort always.
-    if "template <typename Word>" in source:
-        names = ["block_sort", "block_merge", "group_steps"] + [f"multistep<{k}>" for k in (3, 6)]
+    if "template <typename Word" in source:
+        names = ["block_sort", "block_merge"] + [f"multistep<{k}>" for k in (3, 6)] + [
+            name for name in kernels if name.startswith("group_steps<") and "(" not in name]
         for name in [name for name in names if name in kernels or name == "block_sort"]:
             words = kernels.get(f"{name} (32-bit words)")
             if words is None or name not in kernels or words >= kernels[name]:
