@@ -251,6 +251,8 @@ def copies_range(profile, args):
     copy_ns = 1e6 * profile.copy_ms(args[0], int(args[1]))
     copies = [float(row["duration_ns"]) / copy_ns for row in profile.launches(args[0], int(args[1]))
               if row["kernel"] == args[2] and (len(args) < 4 or int(row["stride"]) == int(args[3]))]
+    if not copies:
+        raise ValueError(f"copies-range:{':'.join(args)}: no such launch was profiled")
     return f"{min(copies):.2f} .. {max(copies):.2f}"
 
 

@@ -36,6 +36,9 @@ for stage in course.stage_names():
     for name in expected:
         if name not in kernels:
             failures.append(f"{stage}: no record of {name}")
+    # group_steps (v13_any_bits on) is compiled once per pair of layout arguments.
+    if "    group_steps(" in source and not any(name.startswith("group_steps<") for name in kernels):
+        failures.append(f"{stage}: no record of group_steps<...>")
     if "__global__ void multistep(" in source:
         counts = [kernels.get(f"multistep<{steps}>") for steps in range(1, 7)]
         if None in counts:
