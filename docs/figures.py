@@ -1,7 +1,8 @@
 """The course's figures, drawn from the reference network and the stages' index rules.
 
 Every figure is made here from what tools/network_dump prints: the host reference network, and
-the index functions of the stages' bitonic_index.h (get_lower_partner, get_first_key), called as
+the index functions of the stages' bitonic_index.h (get_lower_partner, get_first_key, and v13's
+group_key, group_slot and round_low), called as
 the kernels call them; the measured plots are drawn from the recorded CSV files (docs/tables.py
 reads them)."""
 import math
@@ -310,6 +311,98 @@ def multistep_figure(dump):
                          f"{x2:.1f} {y + 6:.1f}", "#555", 1.0)
     svg.text(12, 292, "Every pair of the three steps lies in one thread's group: load 8 keys, "
                       "compare in registers three times, store 8 keys.", 11)
+    return svg.render()
+
+
+def group_pass(dump, top_bit, lowest_bit):
+    """One group_steps pass of v13 as tools/network_dump prints it (v13's group_key, group_slot,
+    round_low): {slot bit: index bit}, {group bit: index bit}, [(round low, first, last)], the
+    store's layout and {layout: {slot bit: (role, bit)}}."""
+    output = subprocess.run([dump, "group", str(top_bit), str(lowest_bit)], capture_output=True,
+                            text=True, check=True).stdout
+    keys, groups, rounds, roles, store = {}, {}, [], {}, None
+    for line in output.splitlines():
+        kind, *values = line.split()
+        if kind == "key":
+            keys[int(values[0])] = int(values[1])
+        elif kind == "group":
+            groups[int(values[0])] = int(values[1])
+        elif kind == "round":
+            rounds.append(tuple(int(v) for v in values))
+        elif kind == "store":
+            store = int(values[0])
+        else:
+            roles.setdefault(int(values[0]), {})[int(values[1])] = (values[2], int(values[3]))
+    return keys, groups, rounds, store, roles
+
+
+GROUP_ROLE_COLOURS = {"lane": "#cfe2f3", "warp": "#e6e6e6", "register": "#f9d7a8"}
+
+
+def group_panel(svg, dump, top, title, top_bit, lowest_bit, bits=21):
+    """Index bits bits-1 .. 0 of one pass: which are the group's slot bits and which its
+    number, then each round's layout of the slot bits (lane, warp or register bit), the steps
+    of the round outlined. Returns the height drawn."""
+    keys, groups, rounds, store, roles = group_pass(dump, top_bit, lowest_bit)
+    slot_at = {index: slot for slot, index in keys.items()}
+    left, cell = 214, 31
+    x_of = {index: left + (bits - 1 - index) * cell for index in range(bits)}
+    svg.text(12, top, title, 12, weight="bold")
+    y = top + 14
+    for index in range(bits):
+        svg.text(x_of[index] + cell / 2, y + 9, str(index), 9, "middle", "#555")
+    svg.text(left - 10, y + 9, "index bit", 10, "end", "#555")
+    y += 14
+    svg.text(left - 10, y + 14, "the block holds", 10, "end")
+    for index in range(bits):
+        x = x_of[index]
+        if index in slot_at:
+            slot = slot_at[index]
+            svg.rect(x + 1, y, cell - 2, 20, "#fdebd0" if slot >= 5 else "#d6eaf8", "#999")
+            svg.text(x + cell / 2, y + 14, f"s{slot}", 9, "middle")
+        else:
+            group = next(j for j, i in groups.items() if i == index) if index in groups.values() \
+                else None
+            svg.rect(x + 1, y, cell - 2, 20, "#ffffff", "#ccc")
+            svg.text(x + cell / 2, y + 14, f"g{group}" if group is not None else "g", 9,
+                     "middle", "#888")
+    y += 30
+    plan = [(f"round {number + 1}: strides 2^{keys[first]} .. 2^{keys[last]}", low, first, last)
+            for number, (low, first, last) in enumerate(rounds)]
+    plan.append((f"store (layout {store})", store, None, None))
+    for label, low, first, last in plan:
+        svg.text(left - 10, y + 14, label, 10, "end")
+        for slot, (role, bit) in roles[low].items():
+            x = x_of[keys[slot]]
+            stepped = first is not None and last <= slot <= first
+            svg.rect(x + 1, y, cell - 2, 20, GROUP_ROLE_COLOURS[role],
+                     "#c0392b" if stepped else "#aaa")
+            if stepped:
+                svg.rect(x + 2, y + 1, cell - 4, 18, "none", "#c0392b")
+            svg.text(x + cell / 2, y + 14, {"lane": "L", "warp": "W", "register": "R"}[role] + str(bit),
+                     9, "middle")
+        y += 26
+    return y - top
+
+
+def group_figure(dump):
+    """v13's groups: the 14 index bits a block of group_steps holds in a pass of global strides
+    (2^20 .. 2^12, on 2^21 keys for the picture) and in the merge below 2^14, and where each of
+    them lives in each round (group_key, group_slot and round_low, printed by network_dump)."""
+    svg = Svg(214 + 21 * 31 + 20, 0)
+    svg.text(12, 22, "group_steps: the 2^14 keys of any 14 index bits, and where each bit lives",
+             14, weight="bold")
+    svg.text(12, 40, "s: a slot bit of the group (blue: lanes load and store along them); g: a bit "
+                     "of the group's number, blockIdx.x", 11, fill="#555")
+    svg.text(12, 56, "L: lane bit, W: warp bit, R: register bit of the thread that holds the key; "
+                     "outlined: the round's steps, all on R bits", 11, fill="#555")
+    bottom = 84 + group_panel(svg, dump, 84, "A pass of 9 global strides, 2^20 .. 2^12", 20, 5)
+    bottom += 18 + group_panel(svg, dump, bottom + 18, "The merge below 2^14: strides 2^13 .. 1",
+                               13, 0)
+    svg.text(12, bottom + 14, "Between rounds the block trades keys through shared memory "
+                              "(exchange_group): the bits change roles; every key stays in its "
+                              "group.", 11)
+    svg.height = bottom + 28
     return svg.render()
 
 

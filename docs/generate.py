@@ -469,6 +469,7 @@ def expected_files(network_dump):
         "warp_slot.svg": figures.warp_slot_figure(),
         "banks.svg": figures.banks_figure(),
         "multistep.svg": figures.multistep_figure(network_dump),
+        "groups.svg": figures.group_figure(network_dump),
     }
     if tour.rows:
         files.update(results_figures(tour))

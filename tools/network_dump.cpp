@@ -12,13 +12,18 @@
 //   network_dump groups LOWEST STEPS N  get_first_key of each thread of a multistep pass of STEPS
 //                               steps from stride LOWEST on N keys (powers of two up to 2^16):
 //                               <thread> <first key>
+//   network_dump group TOP_BIT LOWEST  the group, rounds and layouts of a group_steps pass of
+//                               v13_any_bits whose largest stride is 2^TOP_BIT (13 .. 30), its
+//                               rounds ending at slot bit LOWEST (0 or 5): see group_rules.h
 // The index rules are those of v6_multistep/bitonic_index.h, which the build compiles in: the
-// very functions the kernels call (v4's get_lower_partner is the same, byte for byte).
+// very functions the kernels call (v4's get_lower_partner is the same, byte for byte); those of
+// the groups are v13_any_bits's (group_rules.cpp).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 #include "bitonic_index.h"
+#include "group_rules.h"
 #include "keys.h"
 #include "reference_network.h"
 
@@ -82,6 +87,12 @@ int main(int argc, char **argv) {
       print_groups(lowest, steps, n);
       return 0;
     }
+  } else if (argc == 4 && std::strcmp(argv[1], "group") == 0) {
+    const unsigned top_bit = number(argv[2]), lowest = number(argv[3]);
+    if (top_bit >= 13 && top_bit <= 30 && (lowest == 0 || lowest == 5)) {
+      print_group_pass(top_bit, lowest);
+      return 0;
+    }
   } else if (argc == 3 && std::strcmp(argv[1], "swaps") == 0) {
     const unsigned n = number(argv[2]);
     if (power_of_two_up_to(n, 1u << 20)) {
@@ -101,6 +112,7 @@ int main(int argc, char **argv) {
                "usage: network_dump N [asc|desc], N a power of two up to 65536\n"
                "       network_dump swaps N, N a power of two up to 1048576\n"
                "       network_dump lower STRIDE T, STRIDE a power of two, T threads, up to 65536\n"
-               "       network_dump groups LOWEST STEPS N, lowest * 2^steps <= N <= 65536\n");
+               "       network_dump groups LOWEST STEPS N, lowest * 2^steps <= N <= 65536\n"
+               "       network_dump group TOP_BIT LOWEST, TOP_BIT 13 .. 30, LOWEST 0 or 5\n");
   return 2;
 }

@@ -12,6 +12,11 @@ Usage: network_dump_test.py NETWORK_DUMP
   the n / 2 threads own every pair (i, i XOR stride) exactly once.
 - `network_dump groups LOWEST STEPS N` (v6's get_first_key): the threads' groups of 2^STEPS keys
   cover the N keys once, and every pair of the pass's steps lies in one group.
+- `network_dump group TOP_BIT LOWEST` (v13's group_key, group_slot, round_low): the 14 slot bits
+  are index bits 0 .. 4 and the pass's own (TOP_BIT - 8 .. TOP_BIT, or 0 .. 13 for the merge),
+  the group number's bits are the others, low ones first; the rounds step every slot bit of the
+  pass once, top down, each on a register bit of its round; every layout gives the 14 slot bits
+  5 lanes, 4 warp bits and 5 register bits, one each; the store's lanes hold slot bits 0 .. 4.
 - Sizes that are not powers of two, or too large, are refused with exit code 2.
 """
 import subprocess
@@ -82,9 +87,56 @@ for lowest, steps in ((1, 1), (1, 6), (4, 3), (16, 6), (32, 5)):
           f"network_dump groups {lowest} {steps} {n}: {len(firsts)} groups cover the keys once "
           "and hold every pair of the pass")
 
+
+def group_pass(top_bit, lowest):
+    keys, groups, rounds, roles, store = {}, {}, [], {}, None
+    for line in run("group", str(top_bit), str(lowest)).stdout.splitlines():
+        kind, *values = line.split()
+        if kind == "key":
+            keys[int(values[0])] = int(values[1])
+        elif kind == "group":
+            groups[int(values[0])] = int(values[1])
+        elif kind == "round":
+            rounds.append(tuple(map(int, values)))
+        elif kind == "store":
+            store = int(values[0])
+        else:
+            roles.setdefault(int(values[0]), {})[int(values[1])] = (values[2], int(values[3]))
+    return keys, groups, rounds, roles, store
+
+
+for top_bit, lowest in ((13, 0), (13, 5), (14, 5), (20, 5), (30, 5)):
+    keys, groups, rounds, roles, store = group_pass(top_bit, lowest)
+    own = list(range(14)) if top_bit == 13 else list(range(5)) + list(range(top_bit - 8,
+                                                                               top_bit + 1))
+    check(sorted(keys) == list(range(14)) and sorted(keys.values()) == own and
+          all(keys[b] < keys[b + 1] for b in range(13)),
+          f"network_dump group {top_bit} {lowest}: slot bits are index bits {own[0]} .. 4 and the "
+          "pass's own, in order")
+    others = [bit for bit in range(21) if bit not in own]
+    check(list(groups.values()) == others[:len(groups)] and sorted(groups) == list(range(len(groups)))
+          and (len(groups) == len(others) or top_bit == 30),
+          f"network_dump group {top_bit} {lowest}: the group number fills the other index bits up "
+          "to 20, low bits first")
+    stepped = [bit for _, first, last in rounds for bit in range(first, last - 1, -1)]
+    check(stepped == list(range(13, lowest - 1, -1)),
+          f"network_dump group {top_bit} {lowest}: the rounds step slot bits 13 .. {lowest} once each")
+    on_registers = all(roles[low][bit][0] == "register"
+                       for low, first, last in rounds for bit in range(last, first + 1))
+    check(on_registers, f"network_dump group {top_bit} {lowest}: every step is on a register bit")
+    counts_ok = all(sorted(layout) == list(range(14)) and
+                    sorted(role for role, _ in layout.values()) == ["lane"] * 5 + ["register"] * 5
+                    + ["warp"] * 4 for layout in roles.values())
+    check(counts_ok and set(roles) == {low for low, _, _ in rounds} | {store},
+          f"network_dump group {top_bit} {lowest}: each layout gives the 14 slot bits 5 lane, 4 warp "
+          "and 5 register bits")
+    check(all(roles[store][bit] == ("lane", bit) for bit in range(5)),
+          f"network_dump group {top_bit} {lowest}: the store's lanes hold slot bits 0 .. 4")
+
 for arguments in (["12"], ["0"], ["16", "up"], ["131072"], ["swaps", "1000"], ["swaps", "2097152"],
                   ["lower", "3", "8"], ["lower", "4", "0"], ["groups", "4", "0", "64"],
-                  ["groups", "4", "5", "64"], ["groups", "4", "40", "64"], []):
+                  ["groups", "4", "5", "64"], ["groups", "4", "40", "64"], ["group", "12", "5"],
+                  ["group", "31", "5"], ["group", "20", "3"], ["group", "20"], []):
     result = run(*arguments)
     check(result.returncode == 2 and result.stdout == "" and "usage" in result.stderr,
           f"network_dump {' '.join(arguments)}: exit {result.returncode}, usage on stderr")
