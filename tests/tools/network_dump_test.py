@@ -19,8 +19,13 @@ Usage: network_dump_test.py NETWORK_DUMP
   5 lanes, 4 warp bits and 5 register bits, one each; the store's lanes hold slot bits 0 .. 4.
 - Sizes that are not powers of two, or too large, are refused with exit code 2.
 """
+import os
 import subprocess
 import sys
+
+# The figure's own reader of `network_dump group`, so that what it draws is what is checked here.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs"))
+import figures  # noqa: E402
 
 program = sys.argv[1]
 failures = 0
@@ -88,25 +93,8 @@ for lowest, steps in ((1, 1), (1, 6), (4, 3), (16, 6), (32, 5)):
           "and hold every pair of the pass")
 
 
-def group_pass(top_bit, lowest):
-    keys, groups, rounds, roles, store = {}, {}, [], {}, None
-    for line in run("group", str(top_bit), str(lowest)).stdout.splitlines():
-        kind, *values = line.split()
-        if kind == "key":
-            keys[int(values[0])] = int(values[1])
-        elif kind == "group":
-            groups[int(values[0])] = int(values[1])
-        elif kind == "round":
-            rounds.append(tuple(map(int, values)))
-        elif kind == "store":
-            store = int(values[0])
-        else:
-            roles.setdefault(int(values[0]), {})[int(values[1])] = (values[2], int(values[3]))
-    return keys, groups, rounds, roles, store
-
-
 for top_bit, lowest in ((13, 0), (13, 5), (14, 5), (20, 5), (30, 5)):
-    keys, groups, rounds, roles, store = group_pass(top_bit, lowest)
+    keys, groups, rounds, store, roles = figures.group_pass(program, top_bit, lowest)
     own = list(range(14)) if top_bit == 13 else list(range(5)) + list(range(top_bit - 8,
                                                                                top_bit + 1))
     check(sorted(keys) == list(range(14)) and sorted(keys.values()) == own and
