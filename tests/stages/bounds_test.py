@@ -41,6 +41,20 @@ def changed_lines(old_path, new_path):
     return len(old) + len(new) - 2 * kept
 
 
+def own_lines(text):
+    """The chapter's lines outside its generated diff block (diff-STAGE), or None when a diff
+    block is left open (it would hide the rest of the chapter from the count)."""
+    lines, inside = 0, False
+    for line in text.splitlines():
+        if line.startswith("<!-- BEGIN GENERATED diff-"):
+            inside = True
+        elif line.startswith("<!-- END GENERATED diff-"):
+            inside = False
+        elif not inside:
+            lines += 1
+    return None if inside else lines
+
+
 failures = []
 stages = [stage for stage in course.stages() if stage.chapter]
 for previous, stage in course.stage_pairs(stages):
@@ -53,21 +67,11 @@ for previous, stage in course.stage_pairs(stages):
             failures.append(f"{previous.name} -> {stage.name}: {count} lines of {name} differ, "
                             f"more than {bound}: a rewrite, not one idea (make it two stages)")
     print(f"{previous.name} -> {stage.name}: " + ", ".join(figures))
-def own_lines(text):
-    """The chapter's lines outside its generated diff block (diff-STAGE)."""
-    lines, inside = 0, False
-    for line in text.splitlines():
-        if line.startswith("<!-- BEGIN GENERATED diff-"):
-            inside = True
-        elif line.startswith("<!-- END GENERATED diff-"):
-            inside = False
-        elif not inside:
-            lines += 1
-    return lines
-
-
 for stage in stages:
     lines = own_lines(open(os.path.join(root, "docs", stage.chapter)).read())
+    if lines is None:
+        failures.append(f"docs/{stage.chapter}: a generated diff block has no END line")
+        continue
     print(f"docs/{stage.chapter}: {lines}/{MAX_CHAPTER_LINES} lines besides the diff")
     if lines > MAX_CHAPTER_LINES:
         failures.append(f"docs/{stage.chapter} has {lines} lines besides its diff, more than "
