@@ -209,8 +209,8 @@ __global__ void __launch_bounds__(kGroupThreads, sizeof(Word) == sizeof(unsigned
 }
 
 // The group_steps for one Launch. Global strides start at slot bit 13, in layouts 9 and 5 (a
-// pass of 5 or fewer exchanges for no steps: one kernel serves all); the strides below 2^14
-// start at their stride's bit and end at stride 1, slot bit 0.
+// pass of 5 or fewer steps still exchanges into layout 5, for none: one kernel serves all); the
+// strides below 2^14 start at their stride's bit and end at stride 1, slot bit 0.
 template <typename Word>
 auto group_kernel(const Launch &launch) {
   const unsigned stride_bit = exact_log2(launch.stride);
