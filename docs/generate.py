@@ -337,6 +337,8 @@ INLINE_VALUES = {
     "experiment": lambda args, tour, profile: tables.ms(
         tables.experiment_time(args[0], args[1], int(args[2]))) + " ms",
     "experiment-ratio": lambda args, tour, profile: experiment_ratio(args),
+    # S: v7's mapping (16 keys per thread) over v8's (8) for arrays of 2^S keys (v8_mapping).
+    "mapping-ratio": lambda args, tour, profile: tables.ratio(tables.mapping_ratio(int(args[0]))),
     # PROGRAM:S, arrays of 2^S keys (docs/results/h100_segments.csv).
     "segment": lambda args, tour, profile: tables.ms(
         tables.segment_times().get(args[0], {}).get(int(args[1]))) + " ms",

@@ -17,14 +17,11 @@ from judging import (against_all, against_previous, faster_up_to, prediction_ver
 DOCS = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(DOCS, "results")
 # The tour's recorded runs, and what each covers.
-TOUR_FILES = {"h100_tour.csv": "every program at 2^10 .. 2^28",
-              "h100_tour_2e29.csv": "every program at 2^29 (std::sort up to 2^28 only)",
-              "h100_tour_v9.csv": "v9_argsort alone at 2^10 .. 2^29, added with its stage",
-              "h100_tour_v10.csv": "v10_top_k alone at 2^10 .. 2^29, added with its stage",
-              "h100_tour_v11.csv": "v11_float_keys alone at 2^10 .. 2^29, added with its stage",
-              "h100_tour_v12.csv": "v12_key_words alone at 2^10 .. 2^29, added with its stage",
-              "h100_tour_v13.csv": "v13_any_bits and v14_multi_gpu (on one GPU, `--gpus 1`) "
-                                   "alone at 2^10 .. 2^29, added with their stages"}
+TOUR_FILES = {"h100_tour.csv": "every program but v8_batched and later at 2^10 .. 2^28",
+              "h100_tour_2e29.csv": "the same programs at 2^29 (std::sort up to 2^28 only)",
+              "h100_tour_v8.csv": "v8_batched .. v14_multi_gpu (v14 on one GPU, `--gpus 1`) "
+                                  "at 2^10 .. 2^29, measured again when their in-thread sort "
+                                  "changed"}
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
 
@@ -810,6 +807,16 @@ def segments_crossover(name="segments", program="v8_batched", rivals=SEGMENT_RIV
     return f"2^{best}" if best is not None else "no length"
 
 
+def mapping_ratio(s):
+    """v8_mapping's second variant's time over its first's (v7's mapping over v8's) for arrays
+    of 2^s keys, or None where either is missing."""
+    times = segment_times("v8_mapping")
+    if len(times) != 2:
+        return None
+    first, second = (variant_times.get(s) for variant_times in times.values())
+    return second / first if first and second else None
+
+
 def mapping_table():
     rows = load_csv("h100_v8_mapping.csv")
     if not rows:
@@ -819,8 +826,7 @@ def mapping_table():
     body = []
     for s in sorted(times[variants[0]]):
         cells = [f"2^{s}"] + [ms(times[v].get(s)) for v in variants]
-        a, b = times[variants[0]].get(s), times[variants[1]].get(s)
-        cells.append(f"{b / a:.2f}" if a and b else "")
+        cells.append("" if mapping_ratio(s) is None else ratio(mapping_ratio(s)))
         body.append(cells)
     return (table(["array length"] + [f"{v} ms" for v in variants] +
                   [f"second / first"], body) + "\n" +

@@ -376,28 +376,51 @@ __device__ void merge_in_block(Word (&key)[kKeysPerThread], Word *tile, unsigned
   compare_registers(key, top_bit < kRegisterBits ? top_bit : kRegisterBits - 1);
 }
 
-// Sizes 2 .. kKeysPerThread (or the tile or the array, if smaller): every pair lies inside one
-// thread's registers. Thread-major, register k holds key first + k, so each pair's direction
-// comes from its position in its array, different for different registers up to size 8.
+// Sizes 2 .. run, where run is kKeysPerThread or, if shorter, the tile or the array: every pair
+// lies inside one thread's registers. Thread-major, register k holds key first + k. The network
+// of docs/01_network.md takes each pair's direction from the key's position in its array, a
+// number known only when the kernel runs; here every direction but one is a constant instead:
+// - The thread's keys form kKeysPerThread / run runs, and all of them must come out in one
+//   order: each is a whole array (run = segment, so the requested order), or the one run is the
+//   thread's (run = kKeysPerThread, bit `run` of `first`). One flip_keys makes that order
+//   ascending, as in block_sort's merges.
+// - Below the run any directions serve, so long as the two halves of every run of 2 * size keys
+//   come out in opposite orders: a bitonic sequence, which the next size's merge sorts. The
+//   runs of `size` keys whose register index has bit `size` clear go ascending and the others
+//   descending: bit `size` of a constant index, so each compare is one order_pair.
+//   With 8 keys: size 2 sorts (0,1) up, (2,3) down, (4,5) up, (6,7) down; size 4 sorts 0..3 up
+//   and 4..7 down; the merge of 8 sorts all 8 up.
 template <typename Word>
 __device__ void sort_thread_keys(Word (&key)[kKeysPerThread], unsigned first, unsigned tile_size,
                                  unsigned segment, bool ascending) {
+  // A power of two from 2 up (n >= 2 and segment >= 2): the keys every merge here spans at most.
+  const unsigned run = min(kKeysPerThread, min(tile_size, segment));
+  // Every run of the thread ends in the order of the first, at position `first` in its array.
+  const bool flip = !sorts_ascending(index_in_array(first, segment), run, ascending);
+  flip_keys(key, flip);
 #pragma unroll
-  for (unsigned size = 2; size <= kKeysPerThread; size *= 2) {
-    if (size > tile_size || size > segment) {
+  for (unsigned size = 2; size < kKeysPerThread; size *= 2) {
+    if (size >= run) {
       break;
     }
 #pragma unroll
     for (unsigned stride = size / 2; stride > 0; stride /= 2) {
 #pragma unroll
-      for (unsigned k = 0; k < kKeysPerThread; ++k) {
-        if ((k & stride) == 0) {
-          compare_and_swap(key, k, k + stride,
-                           sorts_ascending(index_in_array(first + k, segment), size, ascending));
+      for (unsigned pair = 0; pair < kKeysPerThread / 2; ++pair) {
+        // The pair's two registers differ only in bit `stride`, below `size`: they agree on bit
+        // `size`, which says which way their run of `size` keys goes.
+        const unsigned lower = get_lower_partner(pair, stride);
+        if ((lower & size) == 0) {
+          order_pair(key[lower], key[lower + stride]);
+        } else {
+          order_pair(key[lower + stride], key[lower]);
         }
       }
     }
   }
+  // The merge of each run, ascending: strides run / 2 down to 1 (__ffs(run) - 1 = log2 run).
+  compare_registers(key, __ffs(run) - 2);
+  flip_keys(key, flip);
 }
 
 // Sorts every tile: all steps of the sizes 2 .. tile size. Even tiles come out ascending and

@@ -16,13 +16,17 @@
 //   array (index_in_array in bitonic_index.h), so that the last merge of every array runs in the
 //   requested order. multistep, sort_thread_keys, block_sort and block_merge take the array
 //   length for that; so do launch_multistep, bitonic_sort (one array of n keys), for_each_launch
-//   and launches_per_sort. The rest is v7's, with 8 keys per thread instead of 16 (kRegisterBits,
-//   kTileSize and kTileBits in bitonic_index.h, and the examples of layout_slot, padded and
-//   load_thread_major): not part of this idea but a tuning the chapter measures
-//   (h100_v8_mapping.csv) to suit short arrays better. Arrays of up to 8 keys are sorted inside one
-//   thread's registers, up to 256 inside one warp (registers and shuffles, no shared memory), up to
-//   2048 inside one block (one round through shared memory per merge), and longer ones with v7's
-//   passes.
+//   and launches_per_sort. Such directions are known only when the kernel runs, so
+//   sort_thread_keys no longer takes one per compare (v7's compare_and_swap, which goes): it flips
+//   a thread's keys once for the order of its run (flip_keys, as the merges do) and gives every
+//   compare below the run a direction fixed by the register index, one min and one max. The rest
+//   is v7's, with 8 keys per thread instead of 16 (kRegisterBits, kTileSize and kTileBits in
+//   bitonic_index.h, and the examples of layout_slot, padded and load_thread_major): not part of
+//   this idea but a tuning the chapter measures (h100_v8_mapping.csv), faster than v7's only for
+//   arrays of up to 16 keys and kept for the next stage's 8-byte items. Arrays of up to 8 keys are
+//   sorted inside one thread's registers, up to 256 inside one warp (registers and shuffles, no
+//   shared memory), up to 2048 inside one block (one round through shared memory per merge), and
+//   longer ones with v7's passes.
 //
 // Prediction
 //   Arrays of up to 2048 keys take one launch: one read and one write of the keys, plus the
@@ -45,19 +49,6 @@ namespace {
 
 // Threads per block of multistep. Any multiple of the warp size (32) works here.
 constexpr unsigned kThreadsPerBlock = 256;
-
-// Puts keys[lower] and keys[upper] in the requested order: the smaller key first when ascending.
-// The keys are written back only when they were out of order, so a step over data that is
-// already in order reads the array but writes nothing.
-__device__ void compare_and_swap(int *keys, unsigned lower, unsigned upper, bool ascending) {
-  const int a = keys[lower];
-  const int b = keys[upper];
-  const bool out_of_order = ascending ? a > b : a < b;
-  if (out_of_order) {
-    keys[lower] = b;
-    keys[upper] = a;
-  }
-}
 
 // Puts two registers in ascending order: a gets the smaller key, b the larger.
 __device__ void order_pair(int &a, int &b) {
@@ -274,27 +265,50 @@ __device__ void merge_in_block(int (&key)[kKeysPerThread], int *tile, unsigned t
   compare_registers(key, top_bit < kRegisterBits ? top_bit : kRegisterBits - 1);
 }
 
-// Sizes 2 .. kKeysPerThread (or the tile or the array, if smaller): every pair lies inside one
-// thread's registers. Thread-major, register k holds key first + k, so each pair's direction
-// comes from its position in its array, different for different registers up to size 8.
+// Sizes 2 .. run, where run is kKeysPerThread or, if shorter, the tile or the array: every pair
+// lies inside one thread's registers. Thread-major, register k holds key first + k. The network
+// of docs/01_network.md takes each pair's direction from the key's position in its array, a
+// number known only when the kernel runs; here every direction but one is a constant instead:
+// - The thread's keys form kKeysPerThread / run runs, and all of them must come out in one
+//   order: each is a whole array (run = segment, so the requested order), or the one run is the
+//   thread's (run = kKeysPerThread, bit `run` of `first`). One flip_keys makes that order
+//   ascending, as in block_sort's merges.
+// - Below the run any directions serve, so long as the two halves of every run of 2 * size keys
+//   come out in opposite orders: a bitonic sequence, which the next size's merge sorts. The
+//   runs of `size` keys whose register index has bit `size` clear go ascending and the others
+//   descending: bit `size` of a constant index, so each compare is one order_pair.
+//   With 8 keys: size 2 sorts (0,1) up, (2,3) down, (4,5) up, (6,7) down; size 4 sorts 0..3 up
+//   and 4..7 down; the merge of 8 sorts all 8 up.
 __device__ void sort_thread_keys(int (&key)[kKeysPerThread], unsigned first, unsigned tile_size,
                                  unsigned segment, bool ascending) {
+  // A power of two from 2 up (n >= 2 and segment >= 2): the keys every merge here spans at most.
+  const unsigned run = min(kKeysPerThread, min(tile_size, segment));
+  // Every run of the thread ends in the order of the first, at position `first` in its array.
+  const bool flip = !sorts_ascending(index_in_array(first, segment), run, ascending);
+  flip_keys(key, flip);
 #pragma unroll
-  for (unsigned size = 2; size <= kKeysPerThread; size *= 2) {
-    if (size > tile_size || size > segment) {
+  for (unsigned size = 2; size < kKeysPerThread; size *= 2) {
+    if (size >= run) {
       break;
     }
 #pragma unroll
     for (unsigned stride = size / 2; stride > 0; stride /= 2) {
 #pragma unroll
-      for (unsigned k = 0; k < kKeysPerThread; ++k) {
-        if ((k & stride) == 0) {
-          compare_and_swap(key, k, k + stride,
-                           sorts_ascending(index_in_array(first + k, segment), size, ascending));
+      for (unsigned pair = 0; pair < kKeysPerThread / 2; ++pair) {
+        // The pair's two registers differ only in bit `stride`, below `size`: they agree on bit
+        // `size`, which says which way their run of `size` keys goes.
+        const unsigned lower = get_lower_partner(pair, stride);
+        if ((lower & size) == 0) {
+          order_pair(key[lower], key[lower + stride]);
+        } else {
+          order_pair(key[lower + stride], key[lower]);
         }
       }
     }
   }
+  // The merge of each run, ascending: strides run / 2 down to 1 (__ffs(run) - 1 = log2 run).
+  compare_registers(key, __ffs(run) - 2);
+  flip_keys(key, flip);
 }
 
 // Sorts every tile: all steps of the sizes 2 .. tile size. Even tiles come out ascending and
