@@ -374,8 +374,8 @@ __device__ void merge_in_block(Word (&key)[kKeysPerThread], Word *tile, unsigned
 // number known only when the kernel runs; here every direction but one is a constant instead:
 // - The thread's keys form kKeysPerThread / run runs, and all of them must come out in one
 //   order: each is a whole array (run = segment, so the requested order), or the one run is the
-//   thread's (run = kKeysPerThread, bit `run` of `first`). One flip_keys makes that order
-//   ascending, as in block_sort's merges.
+//   thread's (run = kKeysPerThread, in the order bit `run` of its position gives). One
+//   flip_keys makes that order ascending, as in block_sort's merges.
 // - Below the run any directions serve, so long as the two halves of every run of 2 * size keys
 //   come out in opposite orders: a bitonic sequence, which the next size's merge sorts. The
 //   runs of `size` keys whose register index has bit `size` clear go ascending and the others
@@ -387,7 +387,7 @@ __device__ void sort_thread_keys(Word (&key)[kKeysPerThread], unsigned first, un
                                  unsigned segment, bool ascending) {
   // A power of two from 2 up (n >= 2 and segment >= 2): the keys every merge here spans at most.
   const unsigned run = min(kKeysPerThread, min(tile_size, segment));
-  // Every run of the thread ends in the order of the first, at position `first` in its array.
+  // Every run of the thread ends in the order of its first run, which starts at key `first`.
   const bool flip = !sorts_ascending(index_in_array(first, segment), run, ascending);
   flip_keys(key, flip);
 #pragma unroll
