@@ -212,6 +212,7 @@ def generated_blocks(tour, profile, network_dump):
         "gpus-stage": tables.gpus_table,
         "gpus-projection": tables.gpus_projection,
         "v8-mapping": tables.mapping_table,
+        "v9-mapping": lambda: tables.mapping_table("v9_mapping"),
         "barriers": tables.barriers_table,
         "copy-sizes": tables.copy_table,
         "small-arrays": tables.small_arrays_table,
@@ -337,8 +338,10 @@ INLINE_VALUES = {
     "experiment": lambda args, tour, profile: tables.ms(
         tables.experiment_time(args[0], args[1], int(args[2]))) + " ms",
     "experiment-ratio": lambda args, tour, profile: experiment_ratio(args),
-    # S: v7's mapping (16 keys per thread) over v8's (8) for arrays of 2^S keys (v8_mapping).
-    "mapping-ratio": lambda args, tour, profile: tables.ratio(tables.mapping_ratio(int(args[0]))),
+    # NAME:V:S: variant V of the mapping experiment NAME (v8_mapping, v9_mapping) over its
+    # first, the stage as built, for arrays of 2^S keys.
+    "mapping-ratio": lambda args, tour, profile: tables.ratio(
+        tables.mapping_ratio(int(args[2]), args[0], int(args[1]))),
     # PROGRAM:S, arrays of 2^S keys (docs/results/h100_segments.csv).
     "segment": lambda args, tour, profile: tables.ms(
         tables.segment_times().get(args[0], {}).get(int(args[1]))) + " ms",

@@ -21,7 +21,7 @@ TOUR_FILES = {"h100_tour.csv": "every program but v8_batched and later at 2^10 .
               "h100_tour_2e29.csv": "the same programs at 2^29 (std::sort up to 2^28 only)",
               "h100_tour_v8.csv": "v8_batched .. v14_multi_gpu (v14 on one GPU, `--gpus 1`) "
                                   "at 2^10 .. 2^29, measured again when their in-thread sort "
-                                  "changed"}
+                                  "changed (v8_batched once more when its tile changed)"}
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
 
@@ -730,12 +730,12 @@ def item_rows():
             for row in load_csv("h100_items.csv")}
 
 
-ITEM_CASES = [("v8_batched", "keys"), ("v9_argsort", "keys"),
+ITEM_CASES = [("v8_batched", "8 keys per thread"), ("v9_argsort", "keys"),
               ("v9_argsort", "keys and indices")]
 
 
 def items_table():
-    """block_sort of v8's keys and v9's items under Nsight Compute."""
+    """block_sort of v8's keys (with v9's mapping) and v9's items under Nsight Compute."""
     rows = item_rows()
     if not rows:
         return NOT_MEASURED + "\n"
@@ -780,9 +780,11 @@ def item_value(stage, variant, segment, column):
 
 
 def item_ratio(column, segment):
-    """v9_argsort's keys over v8_batched's keys in one column of h100_items.csv."""
+    """v9_argsort's keys over v8_batched's keys with v9's mapping (8 a thread) in one column of
+    h100_items.csv."""
     rows = item_rows()
-    new, old = rows.get(("v9_argsort", "keys", segment)), rows.get(("v8_batched", "keys", segment))
+    new = rows.get(("v9_argsort", "keys", segment))
+    old = rows.get(("v8_batched", "8 keys per thread", segment))
     if new is None or old is None:
         return NOT_MEASURED
     return f"{float(new[column]) / float(old[column]):.1f}x"
@@ -807,33 +809,37 @@ def segments_crossover(name="segments", program="v8_batched", rivals=SEGMENT_RIV
     return f"2^{best}" if best is not None else "no length"
 
 
-def mapping_ratio(s):
-    """v8_mapping's second variant's time over its first's for arrays of 2^s keys, or None where
-    either is missing. experiments.py records v8's mapping (8 keys per thread) first and v7's
-    (16) second, so this is v7's mapping over v8's."""
-    times = segment_times("v8_mapping")
-    if len(times) != 2:
+def mapping_ratio(s, name="v8_mapping", variant=1):
+    """A mapping experiment's (v8_mapping, v9_mapping) variant number `variant` over its first,
+    the stage as built, for arrays of 2^s keys: its time over the stage's; None where either is
+    missing. experiments.py records the stage as built first."""
+    variants = list(segment_times(name).values())
+    if len(variants) <= variant:
         return None
-    first, second = (variant_times.get(s) for variant_times in times.values())
-    return second / first if first and second else None
+    first, other = variants[0].get(s), variants[variant].get(s)
+    return other / first if first and other else None
 
 
-def mapping_table():
-    rows = load_csv("h100_v8_mapping.csv")
+def mapping_table(name="v8_mapping"):
+    """Every variant of a mapping experiment for every array length, and each one's time over
+    the first's, the stage as built."""
+    rows = load_csv(f"h100_{name}.csv")
     if not rows:
         return NOT_MEASURED + "\n"
-    times = segment_times("v8_mapping")
+    times = segment_times(name)
     variants = list(times)
     body = []
     for s in sorted(times[variants[0]]):
         cells = [f"2^{s}"] + [ms(times[v].get(s)) for v in variants]
-        second_over_first = mapping_ratio(s)
-        cells.append("" if second_over_first is None else ratio(second_over_first))
+        for variant in range(1, len(variants)):
+            over_first = mapping_ratio(s, name, variant)
+            cells.append("" if over_first is None else ratio(over_first))
         body.append(cells)
+    ordinals = ["second", "third", "fourth"]
     return (table(["array length"] + [f"{v} ms" for v in variants] +
-                  [f"second / first"], body) + "\n" +
-            recorded(rows, "tools/experiments.py v8_mapping") +
-            "; data: `docs/results/h100_v8_mapping.csv`. 2^27 keys in all, median of 5 timed "
+                  [f"{ordinals[i]} / first" for i in range(len(variants) - 1)], body) + "\n" +
+            recorded(rows, f"tools/experiments.py {name}") +
+            f"; data: `docs/results/h100_{name}.csv`. 2^27 keys in all, median of 5 timed "
             "runs after one warm-up, every array checked.\n")
 
 

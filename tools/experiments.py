@@ -12,8 +12,12 @@ does not make.
                  same kernels with v6's 2048-key tile at 16 and at 8 keys per thread (chapter 9)
   v7_padding     v7_register_tile with and without the padding of its shared-memory tile
                  (chapter 9)
-  v8_mapping     v8_batched as built, 8 keys per thread (a warp holds 256 keys, a block 2048),
-                 against v7's 16 (512 and 8192), for arrays of 2 .. 2^14 keys (chapter 10)
+  v8_mapping     v8_batched as built, 16 keys per thread in a 4096-key tile, against v7's
+                 8192-key tile and against v9's 8 keys per thread in a 2048-key tile, for arrays
+                 of 2 .. 2^14 keys (chapter 10)
+  v9_mapping     v9_argsort's argsort (--values) as built, 8 items per thread in a 2048-item
+                 tile, against v8's 16 in a 4096-item tile, for arrays of 2 .. 2^14 keys
+                 (chapter 11)
   segments       v8_batched against cub::DeviceSegmentedSort, DeviceSegmentedRadixSort, one
                  DeviceRadixSort of packed 64-bit words (cub_packed_radix) and, up to 2^16 keys
                  per array, torch.sort on rows (tools/torch_rows.py; skipped with one line where
@@ -152,17 +156,30 @@ def v7_padding(runner):
     }, sizes=[20, 27])
 
 
-def v8_mapping(runner):
-    programs = {
-        "8 keys per thread, 2048-key tile": stage_program(runner.build, "v8_batched"),
-        "16 keys per thread, 8192-key tile": runner.variant("v8_keys16"),
-    }
+def mapping_sweep(runner, experiment, programs, options=()):
+    """Every program of {variant: command}, the stage as built first (tables.mapping_ratio
+    divides by it), on arrays of 2 .. 2^14 keys, 2^27 keys in all."""
     records = []
     for log2_segment in range(1, 15):
         for variant, command in programs.items():
-            records.append(runner.record("v8_mapping", variant, command + [
+            records.append(runner.record(experiment, variant, command + list(options) + [
                 "--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]))
     return records
+
+
+def v8_mapping(runner):
+    return mapping_sweep(runner, "v8_mapping", {
+        "16 keys per thread, 4096-key tile": stage_program(runner.build, "v8_batched"),
+        "16 keys per thread, 8192-key tile": runner.variant("v8_tile8192"),
+        "8 keys per thread, 2048-key tile": runner.variant("v8_keys8"),
+    })
+
+
+def v9_mapping(runner):
+    return mapping_sweep(runner, "v9_mapping", {
+        "8 items per thread, 2048-item tile": stage_program(runner.build, "v9_argsort"),
+        "16 items per thread, 4096-item tile": runner.variant("v9_keys16"),
+    }, ["--values"])
 
 
 def unpadded_programs(runner):
@@ -358,7 +375,8 @@ def small_arrays(runner):
 
 
 EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
-               "v7_padding": v7_padding, "v8_mapping": v8_mapping, "segments": segments,
+               "v7_padding": v7_padding, "v8_mapping": v8_mapping,
+               "v9_mapping": v9_mapping, "segments": segments,
                "argsorts": argsorts, "tops": tops, "floats": floats, "gpus": gpus,
                "exchange": exchange,
                "spread": spread, "distributions": distributions,

@@ -66,7 +66,7 @@ EXERCISES = {
     7: {"by_hand": "the student's own cpu test of the stride-32 pair, and the in-block times"},
     8: {"cases": [("gpu", "every array length from 2 to 2^12, at n = 2^12, 2^16 and 2^20",
                    "gpu_segments")],
-        "by_hand": "the v8_mapping experiment against both of chapter 10's mappings"},
+        "by_hand": "the v8_mapping experiment against chapter 10's three mappings"},
 }
 
 

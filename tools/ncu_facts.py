@@ -8,13 +8,16 @@
              program run with one timed sort and of one with two, and the difference is one
              sort's (the warm-up and whatever the program launches besides cancel out).
              Writes OUT/library_kernels.csv.
-  occupancy  for each kernel of v7_register_tile at 2^20 and 2^27, and of v8_batched's two
-             mappings (8 keys per thread as built, 16 as v7) sorting arrays of 256 keys: its
-             grid, block, registers per thread, waves, theoretical occupancy (what the
-             registers, shared memory and block size allow) and achieved occupancy (the warps
-             that were resident on average), from the second sort's first launch of that
-             kernel. Writes OUT/occupancy.csv.
-  items      what sorting 64-bit items costs (chapter 11): v8_batched's keys, v9_argsort's keys
+  occupancy  for each kernel of v7_register_tile at 2^20 and 2^27, of v8_batched's three
+             mappings (as built, v7's tile, v9's 8 keys a thread) and of v9_argsort's two (as
+             built, v8's 16 items a thread; --values) sorting arrays of 256 keys: its grid,
+             block, registers per thread, waves, theoretical occupancy (what the registers,
+             shared memory and block size allow), achieved occupancy (the warps that were
+             resident on average) and how busy the ALU pipe was (integer min, max, compare and
+             logic), from the second sort's first launch of that kernel. Writes
+             OUT/occupancy.csv.
+  items      what sorting 64-bit items costs (chapter 11): v8_batched's keys with v9's mapping
+             (8 a thread, the variant v8_keys8), v9_argsort's keys
              and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
              each kernel's duration, instructions executed, registers per thread, achieved
              occupancy, DRAM bytes and shared-memory wavefronts. Writes OUT/items.csv.
@@ -42,6 +45,7 @@ OCCUPANCY = {
     "launch__waves_per_multiprocessor": "waves",
     "sm__maximum_warps_per_active_cycle_pct": "theoretical_occupancy_pct",
     "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
+    "sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active": "alu_pipe_pct",
 }
 # What sorting 64-bit items costs against keys (chapter 11): per kernel launch.
 ITEMS = {
@@ -100,15 +104,20 @@ def libraries(ncu, build, runner):
 
 
 def occupancy(ncu, build, runner):
-    v8_keys16 = runner.variant("v8_keys16")
-    cases = [("v7_register_tile", "as built", course.program_command(build, "v7_register_tile"),
-              ["--log2", "20"]),
-             ("v7_register_tile", "as built", course.program_command(build, "v7_register_tile"),
-              ["--log2", "27"]),
-             ("v8_batched", "8 keys per thread", course.program_command(build, "v8_batched"),
-              ["--log2", "27", "--segment", "256"]),
-             ("v8_batched", "16 keys per thread", v8_keys16,
-              ["--log2", "27", "--segment", "256"])]
+    v7 = course.program_command(build, "v7_register_tile")
+    arrays = ["--log2", "27", "--segment", "256"]
+    cases = [("v7_register_tile", "as built", v7, ["--log2", "20"]),
+             ("v7_register_tile", "as built", v7, ["--log2", "27"]),
+             ("v8_batched", "16 keys per thread, 4096-key tile",
+              course.program_command(build, "v8_batched"), arrays),
+             ("v8_batched", "16 keys per thread, 8192-key tile", runner.variant("v8_tile8192"),
+              arrays),
+             ("v8_batched", "8 keys per thread, 2048-key tile", runner.variant("v8_keys8"),
+              arrays),
+             ("v9_argsort", "8 items per thread, 2048-item tile",
+              course.program_command(build, "v9_argsort"), arrays + ["--values"]),
+             ("v9_argsort", "16 items per thread, 4096-item tile", runner.variant("v9_keys16"),
+              arrays + ["--values"])]
     options = ["--section", "LaunchStats", "--section", "Occupancy", "--metrics",
                ",".join(OCCUPANCY)]
     return kernel_records(ncu, runner, cases, options, OCCUPANCY)
@@ -118,7 +127,7 @@ def items(ncu, build, runner):
     cases = []
     for segment in ("16", "128", "1024"):
         arguments = ["--log2", "27", "--segment", segment]
-        cases += [("v8_batched", "keys", course.program_command(build, "v8_batched"), arguments),
+        cases += [("v8_batched", "8 keys per thread", runner.variant("v8_keys8"), arguments),
                   ("v9_argsort", "keys", course.program_command(build, "v9_argsort"), arguments),
                   ("v9_argsort", "keys and indices", course.program_command(build, "v9_argsort"),
                    arguments + ["--values"])]

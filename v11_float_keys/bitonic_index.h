@@ -147,9 +147,9 @@ inline unsigned exact_log2(unsigned n) {
 
 // The in-block kernels hold kKeysPerThread = 2^kRegisterBits keys per thread in registers and
 // run the steps whose pairs lie among them there: kRegisterBits steps per trip through memory.
-// 8 keys per thread beat v7's 16 only for arrays of up to 16 keys (docs/10_v8_batched.md
-// measures both), but v9's 8-byte items fit a tile of 2048 of them in the 48 KB of shared
-// memory a kernel may declare statically, and not v7's 8192.
+// Items take twice a key's registers: 8 a thread, not v8's 16, and a tile of 2048. 16 need
+// 89 registers a thread, and lose on the shortest arrays more than they win on longer ones
+// (docs/11_v9_argsort.md measures both).
 constexpr unsigned kRegisterBits = 3;
 constexpr unsigned kKeysPerThread = 1u << kRegisterBits;
 

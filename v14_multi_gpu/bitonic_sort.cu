@@ -331,8 +331,8 @@ __device__ void exchange(Word (&key)[kKeysPerThread], Word *tile, unsigned from,
 // top_bit down to kRegisterBits are the bits of the lane (bit kRegisterBits + c is lane bit c).
 // Each lane trades every register with lane ^ 2^c; the lower lane of the pair keeps the smaller
 // key, the upper one the larger. Lane bit c is a step of this merge when its tile bit is:
-// c + kRegisterBits <= top_bit. With 16 keys per thread the merge of 64 keys (top_bit 5) has
-// lane bits 1 and 0 (strides 32 and 16), the merge of 32 keys lane bit 0 only.
+// c + kRegisterBits <= top_bit. With 8 keys per thread the merge of 32 keys (top_bit 4) has
+// lane bits 1 and 0 (strides 16 and 8), the merge of 16 keys lane bit 0 only.
 template <typename Word>
 __device__ void compare_lanes(Word (&key)[kKeysPerThread], unsigned top_bit, unsigned lanes) {
 #pragma unroll
@@ -388,8 +388,8 @@ __device__ void merge_in_block(Word (&key)[kKeysPerThread], Word *tile, unsigned
 //   come out in opposite orders: a bitonic sequence, which the next size's merge sorts. The
 //   runs of `size` keys whose register index has bit `size` clear go ascending and the others
 //   descending: bit `size` of a constant index, so each compare is one order_pair.
-//   With 8 keys: size 2 sorts (0,1) up, (2,3) down, (4,5) up, (6,7) down; size 4 sorts 0..3 up
-//   and 4..7 down; the merge of 8 sorts all 8 up.
+//   A run of 8 keys: size 2 sorts (0,1) up, (2,3) down, (4,5) up, (6,7) down; size 4 sorts
+//   0..3 up and 4..7 down; the merge of 8 sorts all 8 up.
 template <typename Word>
 __device__ void sort_thread_keys(Word (&key)[kKeysPerThread], unsigned first, unsigned tile_size,
                                  unsigned segment, bool ascending) {

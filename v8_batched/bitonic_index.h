@@ -91,17 +91,15 @@ inline unsigned exact_log2(unsigned n) {
 
 // The in-block kernels hold kKeysPerThread = 2^kRegisterBits keys per thread in registers and
 // run the steps whose pairs lie among them there: kRegisterBits steps per trip through memory.
-// 8 keys per thread beat v7's 16 only for arrays of up to 16 keys (docs/10_v8_batched.md
-// measures both), but v9's 8-byte items fit a tile of 2048 of them in the 48 KB of shared
-// memory a kernel may declare statically, and not v7's 8192.
-constexpr unsigned kRegisterBits = 3;
+constexpr unsigned kRegisterBits = 4;
 constexpr unsigned kKeysPerThread = 1u << kRegisterBits;
 
-// Keys one block of the in-block kernels owns, its tile: 256 threads of 8 keys. Every compare
+// Keys one block of the in-block kernels owns, its tile: 256 threads of 16 keys. Every compare
 // step whose stride is below the tile pairs two keys of the same tile, so one block can run it
-// alone; arrays of up to a tile are sorted by one block in one launch.
-constexpr unsigned kTileSize = 2048;
-constexpr unsigned kTileBits = 11;
+// alone; arrays of up to a tile are sorted by one block in one launch. Half v7's tile, which is
+// faster on arrays of 128 to 4096 keys (docs/10_v8_batched.md measures both).
+constexpr unsigned kTileSize = 4096;
+constexpr unsigned kTileBits = 12;
 static_assert(kTileSize == 1u << kTileBits, "kTileBits is log2(kTileSize)");
 constexpr unsigned kBlockThreads = kTileSize / kKeysPerThread;
 
@@ -127,13 +125,13 @@ __host__ __device__ inline unsigned lane_mask(unsigned lanes) {
 // thread. The bits of the thread index fill the other bits: those below
 // `low` stay, those above move up past the register bits.
 //
-//   low = 0, thread-major: thread t holds keys 8 t .. 8 t + 7, register k key 8 t + k. The
-//     lanes of a warp then sit at bits 3 .. 7: strides 8 .. 128 pair two lanes (a shuffle).
+//   low = 0, thread-major: thread t holds keys 16 t .. 16 t + 15, register k key 16 t + k. The
+//     lanes of a warp then sit at bits 4 .. 8: strides 16 .. 256 pair two lanes (a shuffle).
 //   low >= 5, lane-major: the 32 lanes of a warp hold 32 consecutive keys in each register, so
 //     a warp's load or store of one register is 128 consecutive bytes.
 //
 //   low = 8, thread 37, register 3: the bits of 37 below bit 8 stay (37), register 3 goes to
-//     bits 8 .. 10 (3 << 8 = 768), and nothing of the thread is left above: slot 805.
+//     bits 8 .. 11 (3 << 8 = 768), and nothing of the thread is left above: slot 805.
 __host__ __device__ inline unsigned layout_slot(unsigned thread, unsigned k, unsigned low) {
   const unsigned below = thread & ((1u << low) - 1);
   const unsigned above = thread >> low;
@@ -151,10 +149,10 @@ __host__ __device__ inline unsigned round_layout(unsigned top_bit) {
 }
 
 // The word of shared memory that holds tile position `slot`: one word of padding after every 32.
-// In the thread-major layout the lanes of a warp are 8 words apart. Unpadded, the compiler
+// In the thread-major layout the lanes of a warp are 16 words apart. Unpadded, the compiler
 // merges each 4 neighbouring registers of a thread into one 16-byte access, which a warp makes
-// in four quarters of 8 lanes; the 8 lanes of a quarter fall on 16 banks, 2 words each, so the
-// access takes 8 passes (wavefronts) where 4 would do (docs/10_v8_batched.md measures it).
+// in four quarters of 8 lanes; the 8 lanes of a quarter fall on 8 banks, 4 words each, so the
+// access takes 16 passes (wavefronts) where 4 would do (docs/09_v7_register_tile.md measures it).
 // Padded, each run of 32 words starts one bank further on: the accesses stay 4-byte ones, and
 // the 32 lanes of each land in 32 different banks. Lane-major layouts are conflict-free either way.
 __host__ __device__ constexpr unsigned padded(unsigned slot) {

@@ -20,17 +20,16 @@
 //   sort_thread_keys no longer takes one per compare (v7's compare_and_swap, which goes): it flips
 //   a thread's keys once for the order of its run (flip_keys, as the merges do) and gives every
 //   compare below the run a direction fixed by the register index, one min and one max. The rest
-//   is v7's, with 8 keys per thread instead of 16 (kRegisterBits, kTileSize and kTileBits in
-//   bitonic_index.h, and the examples of layout_slot, padded and load_thread_major): not part of
-//   this idea but a tuning the chapter measures (h100_v8_mapping.csv), faster than v7's only for
-//   arrays of up to 16 keys and kept for the next stage's 8-byte items. Arrays of up to 8 keys are
-//   sorted inside one thread's registers, up to 256 inside one warp (registers and shuffles, no
-//   shared memory), up to 2048 inside one block (one round through shared memory per merge), and
-//   longer ones with v7's passes.
+//   is v7's, with half its tile: 256 threads of 16 keys, 4096 keys (kTileSize and kTileBits in
+//   bitonic_index.h, and the example of layout_slot), not part of this idea but a tuning the
+//   chapter measures (h100_v8_mapping.csv). Arrays of up to 16 keys are sorted inside one
+//   thread's registers, up to 512 inside one warp (registers and shuffles, no shared memory), up
+//   to 4096 inside one block (one round through shared memory per merge), and longer ones with
+//   v7's passes.
 //
 // Prediction
-//   Arrays of up to 2048 keys take one launch: one read and one write of the keys, plus the
-//   compares, 36 steps per key at L = 256 and 66 at L = 2048, which bound the time. For L <= 256
+//   Arrays of up to 4096 keys take one launch: one read and one write of the keys, plus the
+//   compares, 36 steps per key at L = 256 and 78 at L = 4096, which bound the time. For L <= 256
 //   that should stay within about twice the 0.36 ms that one read and write of 2^27 keys takes,
 //   where cub::DeviceSegmentedSort spends one block radix sort on every array longer than 112
 //   keys: 20x and more against it at L = 128 and 256, several times at L = 2048, and a
@@ -158,8 +157,8 @@ void launch_multistep(int *keys, unsigned n, unsigned size, unsigned top_stride,
 }
 
 // Loads this thread's keys of a tile in the thread-major layout (layout_slot with low = 0):
-// thread t gets keys 8 t .. 8 t + 7, as two 16-byte loads. A tile smaller than one thread's
-// keys (n < 8) is read key by key; the registers past its end are never paired with its keys.
+// thread t gets keys 16 t .. 16 t + 15, as four 16-byte loads. A tile smaller than one thread's
+// keys (n < 16) is read key by key; the registers past its end are never paired with its keys.
 __device__ void load_thread_major(int (&key)[kKeysPerThread], const int *tile_keys,
                                   unsigned tile_size) {
   const unsigned first = threadIdx.x * kKeysPerThread;
@@ -277,8 +276,8 @@ __device__ void merge_in_block(int (&key)[kKeysPerThread], int *tile, unsigned t
 //   come out in opposite orders: a bitonic sequence, which the next size's merge sorts. The
 //   runs of `size` keys whose register index has bit `size` clear go ascending and the others
 //   descending: bit `size` of a constant index, so each compare is one order_pair.
-//   With 8 keys: size 2 sorts (0,1) up, (2,3) down, (4,5) up, (6,7) down; size 4 sorts 0..3 up
-//   and 4..7 down; the merge of 8 sorts all 8 up.
+//   A run of 8 keys: size 2 sorts (0,1) up, (2,3) down, (4,5) up, (6,7) down; size 4 sorts
+//   0..3 up and 4..7 down; the merge of 8 sorts all 8 up.
 __device__ void sort_thread_keys(int (&key)[kKeysPerThread], unsigned first, unsigned tile_size,
                                  unsigned segment, bool ascending) {
   // A power of two from 2 up (n >= 2 and segment >= 2): the keys every merge here spans at most.

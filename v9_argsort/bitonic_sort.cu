@@ -22,7 +22,10 @@
 //   does the shared-memory tile (twice the bytes); multistep, launch_multistep, block_sort and
 //   block_merge take `indices`. bitonic_sort_segments becomes bitonic_argsort_segments and calls
 //   it with no indices: without --values the same kernels run with nothing to read or write
-//   beside the keys.
+//   beside the keys. Items take twice a key's registers, so a thread holds 8, not v8's 16, in a
+//   tile of 2048 (kRegisterBits, kTileSize and kTileBits in bitonic_index.h, and the examples of
+//   layout_slot, padded, load_thread_major and compare_lanes): a tuning the chapter measures
+//   (h100_v9_mapping.csv).
 //
 // Prediction
 //   Twice the bytes in every load, store, shuffle and exchange, and 64-bit compares: about twice
@@ -246,8 +249,8 @@ __device__ void exchange(Item (&key)[kKeysPerThread], Item *tile, unsigned from,
 // top_bit down to kRegisterBits are the bits of the lane (bit kRegisterBits + c is lane bit c).
 // Each lane trades every register with lane ^ 2^c; the lower lane of the pair keeps the smaller
 // key, the upper one the larger. Lane bit c is a step of this merge when its tile bit is:
-// c + kRegisterBits <= top_bit. With 16 keys per thread the merge of 64 keys (top_bit 5) has
-// lane bits 1 and 0 (strides 32 and 16), the merge of 32 keys lane bit 0 only.
+// c + kRegisterBits <= top_bit. With 8 keys per thread the merge of 32 keys (top_bit 4) has
+// lane bits 1 and 0 (strides 16 and 8), the merge of 16 keys lane bit 0 only.
 __device__ void compare_lanes(Item (&key)[kKeysPerThread], unsigned top_bit, unsigned lanes) {
 #pragma unroll
   for (int c = 4; c >= 0; --c) {
@@ -301,8 +304,8 @@ __device__ void merge_in_block(Item (&key)[kKeysPerThread], Item *tile, unsigned
 //   come out in opposite orders: a bitonic sequence, which the next size's merge sorts. The
 //   runs of `size` keys whose register index has bit `size` clear go ascending and the others
 //   descending: bit `size` of a constant index, so each compare is one order_pair.
-//   With 8 keys: size 2 sorts (0,1) up, (2,3) down, (4,5) up, (6,7) down; size 4 sorts 0..3 up
-//   and 4..7 down; the merge of 8 sorts all 8 up.
+//   A run of 8 keys: size 2 sorts (0,1) up, (2,3) down, (4,5) up, (6,7) down; size 4 sorts
+//   0..3 up and 4..7 down; the merge of 8 sorts all 8 up.
 __device__ void sort_thread_keys(Item (&key)[kKeysPerThread], unsigned first, unsigned tile_size,
                                  unsigned segment, bool ascending) {
   // A power of two from 2 up (n >= 2 and segment >= 2): the keys every merge here spans at most.
