@@ -213,6 +213,11 @@ def generated_blocks(tour, profile, network_dump):
         "gpus-projection": tables.gpus_projection,
         "v8-mapping": tables.mapping_table,
         "v9-mapping": lambda: tables.mapping_table("v9_mapping"),
+        "v13-groups": lambda: tables.experiment_table(
+            "v13_groups", sizes=[16, 18, 20, 22, 24, 27, 29],
+            baseline="2^14-key groups, 512 threads of 32 keys",
+            baseline_label="the stage as built"),
+        "v13-groups-profile": lambda: tables.groups_profile_table(profile),
         "barriers": tables.barriers_table,
         "copy-sizes": tables.copy_table,
         "small-arrays": tables.small_arrays_table,
@@ -249,12 +254,11 @@ def metric_share(column):
 def copies_range(profile, args):
     """STAGE:Q:KERNEL[:STRIDE]: the shortest and the longest of its launches (those whose largest
     stride is STRIDE), in copies of the array."""
-    copy_ns = 1e6 * profile.copy_ms(args[0], int(args[1]))
-    copies = [float(row["duration_ns"]) / copy_ns for row in profile.launches(args[0], int(args[1]))
-              if row["kernel"] == args[2] and (len(args) < 4 or int(row["stride"]) == int(args[3]))]
-    if not copies:
+    launches = [row for row in profile.launches(args[0], int(args[1]))
+                if row["kernel"] == args[2] and (len(args) < 4 or int(row["stride"]) == int(args[3]))]
+    if not launches:
         raise ValueError(f"copies-range:{':'.join(args)}: no such launch was profiled")
-    return f"{min(copies):.2f} .. {max(copies):.2f}"
+    return tables.copies_range_text(launches, 1e6 * profile.copy_ms(args[0], int(args[1])))
 
 
 def dram_range(profile, args):
@@ -308,6 +312,11 @@ INLINE_VALUES = {
     # STAGE:KERNEL[:STEPS], registers per thread.
     "registers": lambda args, tour, profile: str(
         tables.registers(args[0], with_steps(args[1], args, 2))),
+    # STAGE:KERNEL[:ARGUMENTS[:words]], bytes a thread spills to local memory: KERNEL<ARGUMENTS>
+    # (group_steps:14,0 for group_steps<14,0>), its build for 32-bit words with `words`.
+    "spills": lambda args, tour, profile: str(tables.registers(
+        args[0], with_steps(args[1], args, 2) + (" (32-bit words)" if args[3:] == ["words"]
+                                                 else ""), "spill_bytes")),
     # STAGE:Q:KERNEL for the next two: its time in copies of the array, its share of the sort.
     "kernel-copies": lambda args, tour, profile: (
         f"{profile.kernels(args[0], int(args[1]))[args[2]][2]:.2f}"),

@@ -342,12 +342,12 @@ def sass_kernels_table(stages, kernels, opcodes):
 SM90_REGISTERS, SM90_WARPS, REGISTER_UNIT = 65536, 64, 256
 
 
-def registers(stage, kernel):
-    """The registers per thread of a stage's kernel (multistep<k> for one number of steps), as
-    tools/registers.py recorded them, or None."""
+def registers(stage, kernel, column="registers"):
+    """The registers per thread of a stage's kernel (multistep<k> for one number of steps), or
+    another column of its record (spill_bytes), as tools/registers.py recorded them, or None."""
     for row in load_csv("sm90_registers.csv"):
         if row["stage"] == stage and row["kernel"] == kernel:
-            return int(row["registers"])
+            return int(row[column])
     return None
 
 
@@ -587,8 +587,9 @@ def written_table(profile, stage, q, kernel):
 # The recorded experiments
 
 
-def experiment_table(name, sizes=HEADLINE_SIZES, baseline=None):
-    """Sort time of each variant of an experiment at each size, and the ratio to `baseline`."""
+def experiment_table(name, sizes=HEADLINE_SIZES, baseline=None, baseline_label=None):
+    """Sort time of each variant of an experiment at each size, and the ratio to `baseline`
+    (named `baseline_label` in the header, or by its variant's name)."""
     rows = load_csv(f"h100_{name}.csv")
     if not rows:
         return NOT_MEASURED + "\n"
@@ -608,7 +609,8 @@ def experiment_table(name, sizes=HEADLINE_SIZES, baseline=None):
         body.append(cells)
     header = ["variant"] + [f"2^{q} ms (passes)" for q in measured]
     if baseline:
-        header.append(f"time at 2^{measured[-1]} / {baseline}'s")
+        label = baseline_label or f"{baseline}'s"
+        header.append(f"time at 2^{measured[-1]} / {label}")
     return (table(header, body) + "\n" + recorded(rows, "tools/experiments.py " + name) +
             f"; data: `docs/results/h100_{name}.csv`. Median of the timed runs after one "
             "warm-up, every run checked against std::sort.\n")
@@ -841,6 +843,46 @@ def mapping_table(name="v8_mapping"):
             recorded(rows, f"tools/experiments.py {name}") +
             f"; data: `docs/results/h100_{name}.csv`. 2^27 keys in all, median of 5 timed "
             "runs after one warm-up, every array checked.\n")
+
+
+def copies_range_text(launches, copy_ns):
+    """'shortest .. longest' of the launches' durations, in copies of the array."""
+    copies = [float(launch["duration_ns"]) / copy_ns for launch in launches]
+    return f"{min(copies):.2f} .. {max(copies):.2f}"
+
+
+def groups_profile_table(profile, q=27):
+    """Per program of the v13_groups experiment at n = 2^q: its launches, its sort time in that
+    experiment, and from its profile the copies of the array that its passes of global strides
+    and its merges below a group take (the group is twice the stride of the sort's last launch,
+    the merge below it), with the achieved occupancy and largest stalls of the sort's last
+    launch."""
+    rows = load_csv("h100_v13_groups.csv")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    body = []
+    for row in rows:
+        program = row["program"]
+        if log2(row["n"]) != q or not program.startswith("v13_"):
+            continue
+        launches = profile.launches(program, q)
+        if not launches:
+            body.append([row["variant"], NOT_MEASURED] + [""] * 5)
+            continue
+        copy_ns = 1e6 * profile.copy_ms(program, q)
+        group = 2 * int(launches[-1]["stride"])
+        steps = [launch for launch in launches if launch["kernel"] == "group_steps"]
+        last = [metric for metric in profile.metric_rows(program, q, "group_steps")
+                if int(metric["launch"]) == len(launches) - 1][0]
+        body.append([row["variant"], str(len(launches)), ms(float(row["sort_ms"])),
+                     copies_range_text([s for s in steps if int(s["stride"]) >= group], copy_ns),
+                     copies_range_text([s for s in steps if int(s["stride"]) < group], copy_ns),
+                     f"{float(last['achieved_occupancy_pct']):.0f}%", stall_text(last)])
+    return (table(["group", "launches", "sort ms", "global pass, copies",
+                   "merge below a group, copies", "last merge: achieved occupancy",
+                   "last merge: largest stalls (cycles per instruction)"], body) + "\n" +
+            f"At n = 2^{q}. Sort times: `docs/results/h100_v13_groups.csv` (above). Profile: " +
+            profile.source() + "\n")
 
 
 def repeat_table():

@@ -110,21 +110,25 @@ VARIANTS_FILE = os.path.join(TOOLS, "variants.txt")
 
 class Variant:
     """One entry of tools/variants.txt: its name (the program's), the stage it edits, what it
-    changes, and its edits of the stage's bitonic_index.h, [(old, new)]."""
+    changes, and its edits of the stage's bitonic_index.h and bitonic_sort.cu, [(old, new)]."""
 
     def __init__(self, name, stage, what):
         self.name, self.stage, self.what, self.edits = name, stage, what, []
 
-    def edited(self, header):
-        """The text `header` with every edit made; ValueError unless each old text is in it
-        exactly once (a stage that has moved on stops the experiment instead of measuring
-        something else)."""
+    def edited(self, files):
+        """{file name: text} of the stage's files (bitonic_index.h, bitonic_sort.cu) with every
+        edit made in the one file that holds its old text; ValueError unless the files hold
+        each old text exactly once between them (a stage that has moved on stops the
+        experiment instead of measuring something else)."""
+        files = dict(files)
         for old, new in self.edits:
-            if header.count(old) != 1:
-                raise ValueError(f"{self.name}: {self.stage}/bitonic_index.h holds {old!r} "
-                                 f"{header.count(old)} times, not once (tools/variants.txt)")
-            header = header.replace(old, new)
-        return header
+            holders = [name for name, text in files.items() if old in text]
+            count = sum(text.count(old) for text in files.values())
+            if count != 1:
+                raise ValueError(f"{self.name}: {self.stage}/{' and '.join(files)} hold "
+                                 f"{old!r} {count} times, not once (tools/variants.txt)")
+            files[holders[0]] = files[holders[0]].replace(old, new)
+        return files
 
 
 def variants(path=VARIANTS_FILE):
@@ -170,9 +174,12 @@ def sorts_across_gpus(name):
 
 
 def program_command(build, name):
-    """The command that runs a stage or a baseline of the build folder `build`."""
+    """The command that runs a stage, a baseline or a variant (tools/variants.txt, built first
+    by variant_program) of the build folder `build`."""
     if name in BASELINE_PROGRAMS:
         return [os.path.join(build, "tools", "baselines"), "--algo", name]
+    if name in variants():
+        return [os.path.join(build, "tools", name)]
     return [os.path.join(build, name, name)]
 
 

@@ -18,6 +18,9 @@ does not make.
   v9_mapping     v9_argsort's argsort (--values) as built, 8 items per thread in a 2048-item
                  tile, against v8's 16 in a 4096-item tile, for arrays of 2 .. 2^14 keys
                  (chapter 11)
+  v13_groups     v13_any_bits as built, 2^14-key groups of 512 threads, against 2^13-key groups
+                 and two forms of 2^15-key groups (1024 threads of 32 keys, 512 of 64; sm_80 and
+                 newer), with v12_key_words, at 2^16 .. 2^29 keys (chapter 15)
   segments       v8_batched against cub::DeviceSegmentedSort, DeviceSegmentedRadixSort, one
                  DeviceRadixSort of packed 64-bit words (cub_packed_radix) and, up to 2^16 keys
                  per array, torch.sort on rows (tools/torch_rows.py; skipped with one line where
@@ -53,8 +56,8 @@ does not make.
                  each, taking turns: which is faster beyond the spread of the runs (chapter 17)
 
 A variant of a stage is one of tools/variants.txt: the stage's own code but for the lines of its
-bitonic_index.h that the entry edits (constants, or the tile's padding), each matched exactly as
-the stage declares it, built by Meson with the stage's flags when an experiment asks for it
+bitonic_index.h or bitonic_sort.cu that the entry edits (constants, the tile's padding, a launch
+bound), each matched exactly as the stage declares it, built by Meson with the stage's flags when an experiment asks for it
 (`meson compile -C build v7_unpadded`). Each experiment writes OUT/EXPERIMENT.csv: the
 programs' own CSV records (common/report.cpp) with the experiment, the variant, the NVIDIA
 driver and the date; docs/generate.py makes the chapters' tables from them.
@@ -68,6 +71,9 @@ import sys
 import course
 
 SIZES = [20, 24, 27, 29]
+# v13_groups: from the smallest array with a pass of global strides for every group size (2^16:
+# a merge of 2^16 keys has strides of 2^15 or more) up.
+GROUP_SIZES = [16, 18, 20, 22, 24, 27, 29]
 
 
 class Runner:
@@ -180,6 +186,16 @@ def v9_mapping(runner):
         "8 items per thread, 2048-item tile": stage_program(runner.build, "v9_argsort"),
         "16 items per thread, 4096-item tile": runner.variant("v9_keys16"),
     }, ["--values"])
+
+
+def v13_groups(runner):
+    return sweep(runner, "v13_groups", {
+        "2^14-key groups, 512 threads of 32 keys": stage_program(runner.build, "v13_any_bits"),
+        "2^13-key groups, 256 threads of 32 keys": runner.variant("v13_group13"),
+        "2^15-key groups, 1024 threads of 32 keys": runner.variant("v13_group15"),
+        "2^15-key groups, 512 threads of 64 keys": runner.variant("v13_group15_keys64"),
+        "v12_key_words": stage_program(runner.build, "v12_key_words"),
+    }, sizes=GROUP_SIZES)
 
 
 def unpadded_programs(runner):
@@ -376,7 +392,7 @@ def small_arrays(runner):
 
 EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v7_padding": v7_padding, "v8_mapping": v8_mapping,
-               "v9_mapping": v9_mapping, "segments": segments,
+               "v9_mapping": v9_mapping, "v13_groups": v13_groups, "segments": segments,
                "argsorts": argsorts, "tops": tops, "floats": floats, "gpus": gpus,
                "exchange": exchange,
                "spread": spread, "distributions": distributions,

@@ -3,8 +3,8 @@
 
     python3 tools/profile_kernels.py --build build --out results --sizes 20,27
 
-For every stage and size it profiles the second of two sorts (the first is the program's
-warm-up) and writes two CSV files:
+For every stage (and every variant of tools/variants.txt named by --variants) and size it
+profiles the second of two sorts (the first is the program's warm-up) and writes two CSV files:
 
   OUT/kernel_times.csv    every launch of the sort: its kernel, the merge size and strides it
                           runs (reconstructed from the stage's launch order and checked against
@@ -89,6 +89,10 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--sizes", default="20,27", help="log2 sizes (default 20,27)")
     parser.add_argument("--stages", help="comma-separated stages (default: all)")
+    parser.add_argument("--variants", default="",
+                        help="comma-separated variants of tools/variants.txt to profile after "
+                        "the stages, built through Meson first (chapter 15: v13_group13,"
+                        "v13_group15,v13_group15_keys64)")
     parser.add_argument("--timeline-only", action="store_true",
                         help="only kernel_times.csv (durations, one ncu pass per launch)")
     arguments = parser.parse_args()
@@ -103,6 +107,10 @@ def main():
         metrics_asked = [name for name in METRICS if not name.startswith("dram__throughput")]
     driver, date = course.nvidia_driver(), course.today()
     names = arguments.stages.split(",") if arguments.stages else course.stage_names()
+    variants = [name for name in arguments.variants.split(",") if name]
+    for name in variants:
+        course.variant_program(arguments.build, name)
+    names += variants
     times, metrics = [], []
     for q in [int(q) for q in arguments.sizes.split(",")]:
         copy_code, copy, errors = course.run_record(

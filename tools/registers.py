@@ -3,10 +3,11 @@
 
     python3 tools/registers.py --arch 90 --csv registers.csv
 
-Compiles every stage's bitonic_sort.cu with nvcc for one GPU architecture (-O3, as a release
-build does, with ptxas -v) and records, per kernel (multistep once per number of steps,
-group_steps once per pair of template arguments), the registers a thread uses and the shared
-memory a block reserves, with the nvcc version and the date. The shared memory is what the
+Compiles every stage's bitonic_sort.cu, and every variant's of tools/variants.txt, with nvcc
+for one GPU architecture (-O3, as a release build does, with ptxas -v) and records, per kernel
+(multistep once per number of steps, group_steps once per pair of template arguments), the
+registers a thread uses, the bytes a thread spills to local memory when they are not enough, and
+the shared memory a block reserves, with the nvcc version and the date. The shared memory is what the
 kernel declares; memory given at launch (group_steps's 64 KB, v13_any_bits on) is not in the
 compiler's report and reads 0. No GPU is needed: this is what the compiler decided, the same
 on any machine with the same nvcc. The registers a thread uses bound how many warps a
@@ -23,6 +24,7 @@ import course
 
 ENTRY = re.compile(r"Compiling entry function '(\S+)' for 'sm_(\d+)'")
 USAGE = re.compile(r"Used (\d+) registers(?:.*?(\d+) bytes smem)?")
+SPILLS = re.compile(r"(\d+) bytes spill stores")
 
 
 def kernel_label(mangled):
@@ -37,26 +39,36 @@ def kernel_label(mangled):
     return label + (" (32-bit words)" if re.search(re.escape(kernel) + "Ij", mangled) else "")
 
 
-def stage_kernels(nvcc, stage, arch):
-    """[(kernel, registers, shared bytes)] of the stage's kernels, in the compiler's order."""
+def stage_kernels(nvcc, name, arch):
+    """[(kernel, registers, spilled bytes, shared bytes)] of the kernels of a stage, or of a
+    variant (its stage's files as variants.txt edits them), in the compiler's order."""
     common = os.path.join(course.ROOT, "common")
-    folder = os.path.join(course.ROOT, stage)
+    variant = course.variants().get(name)
+    folder = os.path.join(course.ROOT, variant.stage if variant else name)
+    files = {file: open(os.path.join(folder, file)).read()
+             for file in ("bitonic_index.h", "bitonic_sort.cu")}
     with tempfile.TemporaryDirectory() as scratch:
+        for file, text in (variant.edited(files) if variant else files).items():
+            with open(os.path.join(scratch, file), "w") as out:
+                out.write(text)
         command = [nvcc, "-O3", "-std=c++17", f"-arch=sm_{arch}", "-Xptxas", "-v", "-I", common,
-                   "-I", folder, "-c", os.path.join(folder, "bitonic_sort.cu"), "-o",
+                   "-I", scratch, "-c", os.path.join(scratch, "bitonic_sort.cu"), "-o",
                    os.path.join(scratch, "kernels.o")]
         result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"{' '.join(command)} failed:\n{result.stderr[-3000:]}")
-    found, kernel = [], None
+    found, kernel, spilled = [], None, 0
     for line in result.stderr.splitlines():
         entry = ENTRY.search(line)
         if entry:
-            kernel = kernel_label(entry.group(1))
+            kernel, spilled = kernel_label(entry.group(1)), 0
             continue
+        spills = SPILLS.search(line)
+        if kernel and spills:
+            spilled = int(spills.group(1))
         usage = USAGE.search(line)
         if kernel and usage:
-            found.append((kernel, int(usage.group(1)), int(usage.group(2) or 0)))
+            found.append((kernel, int(usage.group(1)), spilled, int(usage.group(2) or 0)))
             kernel = None
     return found
 
@@ -72,13 +84,15 @@ def main():
     version = re.search(r"release (\S+),", subprocess.run(
         [nvcc, "--version"], capture_output=True, text=True).stdout)
     records = []
-    for stage in course.stage_names():
-        for kernel, registers, shared in stage_kernels(nvcc, stage, arguments.arch):
+    for stage in course.stage_names() + list(course.variants()):
+        for kernel, registers, spilled, shared in stage_kernels(nvcc, stage, arguments.arch):
             records.append({"stage": stage, "kernel": kernel, "registers": registers,
-                            "shared_bytes": shared, "arch": f"sm_{arguments.arch}",
+                            "spill_bytes": spilled, "shared_bytes": shared,
+                            "arch": f"sm_{arguments.arch}",
                             "nvcc": version.group(1) if version else "unknown",
                             "date": course.today()})
-            print(f"{stage:18} {kernel:14} {registers:4} registers {shared:6} bytes shared")
+            print(f"{stage:18} {kernel:14} {registers:4} registers {spilled:5} bytes spilled "
+                  f"{shared:6} bytes shared")
     course.write_csv(arguments.csv, records)
 
 

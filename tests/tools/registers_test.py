@@ -6,8 +6,9 @@ Usage: registers_test.py SOURCE_ROOT
 Runs the tool for sm_90 into a scratch CSV and checks what the chapters read from such a file:
 one record per kernel of every stage, multistep once per number of steps (1 .. 6) in every
 stage that has it, more registers for more keys per thread, and a build for 32-bit words with
-fewer registers in every stage whose kernels take the word as a template parameter. Needs no
-GPU.
+fewer registers in every stage whose kernels take the word as a template parameter; every
+variant of tools/variants.txt recorded under its own name; spilled bytes a count, 0 where the
+registers suffice (v6's multistep<6>). Needs no GPU.
 """
 import csv
 import os
@@ -58,6 +59,15 @@ for stage in course.stage_names():
                 failures.append(f"{stage}: {name} for 32-bit words: {words} registers, "
                                 f"against {kernels.get(name)} for items")
     print(stage, kernels)
+for name in course.variants():
+    if not any(row["stage"] == name for row in rows):
+        failures.append(f"variant {name}: no record")
+for row in rows:
+    if not row["spill_bytes"].isdigit():
+        failures.append(f"{row['stage']} {row['kernel']}: spill_bytes {row['spill_bytes']!r}")
+if not any(row["stage"] == "v6_multistep" and row["kernel"] == "multistep<6>" and
+           row["spill_bytes"] == "0" for row in rows):
+    failures.append("v6_multistep multistep<6>: no record with 0 bytes spilled")
 for failure in failures:
     print("FAIL", failure)
 sys.exit(1 if failures else 0)

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """cpu suite: the variants the experiments measure (tools/variants.txt) still fit their stages.
 Each names a stage of stages.txt and a name no stage or tool has; each of its edits finds its
-text exactly once in the stage's bitonic_index.h as it is now and changes it; make_variant.py
-writes the three sources, the copies including the edited header instead of the stage's; and a
-variants.txt edit that the header does not hold is refused with the variant's name. Where the
+text exactly once in the stage's bitonic_index.h and bitonic_sort.cu as they are now and changes
+it; make_variant.py writes the three sources, the edited ones as edited, the programs' files
+including the edited header instead of the stage's; and a variants.txt edit that the files do not
+hold, or hold twice, is refused with the variant's name. Where the
 build has CUDA, one variant is built through Meson, as the experiments build them.
 
 Usage: variants_test.py SOURCE_ROOT BUILD_FOLDER
@@ -28,13 +29,14 @@ for name, variant in found.items():
     if name in taken or not variant.edits:
         failures.append(f"{name}: a name already taken, or no edits")
     folder = os.path.join(root, variant.stage)
-    header = open(os.path.join(folder, "bitonic_index.h")).read()
+    files = {file: open(os.path.join(folder, file)).read()
+             for file in ("bitonic_index.h", "bitonic_sort.cu")}
     try:
-        edited = variant.edited(header)
+        edited = variant.edited(files)
     except ValueError as error:
         failures.append(str(error))
         continue
-    if edited == header:
+    if edited == files:
         failures.append(f"{name}: its edits change nothing")
     with tempfile.TemporaryDirectory() as scratch:
         outputs = [os.path.join(scratch, f"{name}{suffix}")
@@ -46,21 +48,28 @@ for name, variant in found.items():
                                 capture_output=True, text=True)
         written = [open(path).read() if os.path.exists(path) else "" for path in outputs]
         include = f'#include "{name}_bitonic_index.h"\n'
-        if (result.returncode != 0 or written[2] != edited or
+        source = edited["bitonic_sort.cu"].replace('#include "bitonic_index.h"\n', include)
+        if (result.returncode != 0 or written[2] != edited["bitonic_index.h"] or
+                written[0] != source or
                 any(include not in text or '"bitonic_index.h"' in text for text in written[:2])):
             failures.append(f"{name}: make_variant.py exit {result.returncode}, "
                             f"{result.stderr.strip()!r}")
     print(f"ok   {name}: {variant.stage}, {len(variant.edits)} edit(s)")
 
-# An edit of text the header does not hold stops the variant, naming it.
-broken = course.Variant("broken", "v7_register_tile", "a typo")
-broken.edits.append(("constexpr unsigned kTileSize = 8193;", "constexpr unsigned kTileSize = 1;"))
-try:
-    broken.edited(open(os.path.join(root, "v7_register_tile", "bitonic_index.h")).read())
-    failures.append("an edit of text the header does not hold was accepted")
-except ValueError as error:
-    if "broken" not in str(error) or "0 times" not in str(error):
-        failures.append(f"the refusal does not say what was wrong: {error}")
+# An edit of text the files do not hold, or hold more than once between them, stops the variant,
+# naming it.
+v7_files = {file: open(os.path.join(root, "v7_register_tile", file)).read()
+            for file in ("bitonic_index.h", "bitonic_sort.cu")}
+for old, times in (("constexpr unsigned kTileSize = 8193;", "0 times"),
+                   ("#include ", f"{sum(t.count('#include ') for t in v7_files.values())} times")):
+    broken = course.Variant("broken", "v7_register_tile", "a typo")
+    broken.edits.append((old, "constexpr unsigned kTileSize = 1;"))
+    try:
+        broken.edited(v7_files)
+        failures.append(f"an edit of {old!r}, held {times}, was accepted")
+    except ValueError as error:
+        if "broken" not in str(error) or times not in str(error):
+            failures.append(f"the refusal does not say what was wrong: {error}")
 
 if os.path.exists(os.path.join(build, "tools", "baselines")):
     name = "v7_unpadded"
