@@ -218,6 +218,9 @@ def generated_blocks(tour, profile, network_dump):
             baseline="2^14-key groups, 512 threads of 32 keys",
             baseline_label="the stage as built"),
         "v13-groups-profile": lambda: tables.groups_profile_table(profile),
+        "long-argsorts": lambda: tables.experiment_table(
+            "long_argsorts", sizes=[20, 24, 27], baseline="v13_any_bits --values",
+            baseline_label="v13's argsort"),
         "barriers": tables.barriers_table,
         "copy-sizes": tables.copy_table,
         "small-arrays": tables.small_arrays_table,

@@ -602,7 +602,9 @@ def experiment_table(name, sizes=HEADLINE_SIZES, baseline=None, baseline_label=N
         cells = [variant]
         for q in measured:
             time = times.get((variant, q))
-            cells.append(f"{ms(time)} ({passes[(variant, q)]})" if time else NOT_MEASURED)
+            # Library calls have no count of passes: their time alone.
+            count = passes.get((variant, q))
+            cells.append(f"{ms(time)}{f' ({count})' if count else ''}" if time else NOT_MEASURED)
         if baseline:
             base = times.get((baseline, measured[-1]))
             cells.append(f"{times[(variant, measured[-1])] / base:.2f}")

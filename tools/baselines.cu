@@ -13,8 +13,9 @@
 //   cub_segmented_radix  cub::DeviceSegmentedRadixSort::SortKeys, one radix sort per array
 //   cub_packed_radix     one cub::DeviceRadixSort of 64-bit words (array << 32 | key bits): the
 //                        usual way to sort many arrays of one length with a single radix sort
-// With --values (an argsort), cub_segmented runs DeviceSegmentedSort::SortPairs and
-// cub_packed_radix DeviceRadixSort::SortPairs, each key's position in its array as its value.
+// With --values (an argsort), cub_radix and cub_packed_radix run DeviceRadixSort::SortPairs
+// and cub_segmented DeviceSegmentedSort::SortPairs, each key's position in its array as its
+// value.
 // The library calls need scratch memory. It is allocated at the first call (the warm-up run)
 // and reused, so the timed runs measure the sort, except for thrust, which allocates inside
 // every call, as a user of thrust::sort would see. The segmented calls find the arrays' bounds
@@ -25,6 +26,7 @@
 //   build/tools/baselines --log2 24 --algo cub_radix
 //   build/tools/baselines --log2 27 --segment 256 --algo cub_segmented
 //   build/tools/baselines --log2 27 --segment 256 --algo cub_packed_radix --values
+//   build/tools/baselines --log2 24 --algo cub_radix --values
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -203,6 +205,24 @@ void launch_write_positions(int *indices, unsigned n, unsigned segment) {
   CUDA_CHECK(cudaGetLastError());
 }
 
+// --values: cub::DeviceRadixSort::SortPairs of the keys with each key's position as its value
+// (the whole input is one array: `segment` is n).
+void cub_radix_pairs(int *keys, int *indices, unsigned n, unsigned segment, bool ascending) {
+  launch_write_positions(indices, n, segment);
+  cub::DoubleBuffer<int> key_buffers(keys,
+                                     static_cast<int *>(radix_alternate.get(n * sizeof(int))));
+  cub::DoubleBuffer<int> index_buffers(indices,
+                                       static_cast<int *>(value_alternate.get(n * sizeof(int))));
+  with_temporary(radix_temporary, "cub::DeviceRadixSort", [&](void *temporary, std::size_t &bytes) {
+    return ascending
+        ? cub::DeviceRadixSort::SortPairs(temporary, bytes, key_buffers, index_buffers, n)
+        : cub::DeviceRadixSort::SortPairsDescending(temporary, bytes, key_buffers, index_buffers,
+                                                    n);
+  });
+  copy_back(keys, key_buffers, n);
+  copy_back(indices, index_buffers, n);
+}
+
 // --values: cub::DeviceSegmentedSort::SortPairs with each key's position as its value.
 void cub_segmented_pairs(int *keys, int *indices, unsigned n, unsigned segment, bool ascending) {
   launch_write_positions(indices, n, segment);
@@ -310,7 +330,7 @@ int main(int argc, char **argv) {
   return run_program(
       argc, argv, "baselines",
       {{"std_sort", Kind::kHost, {}, std_sort_keys, true, {}, {}},
-       {"cub_radix", Kind::kLibrary, whole_array(cub_radix_sort), {}, false, {}, {}},
+       {"cub_radix", Kind::kLibrary, whole_array(cub_radix_sort), {}, false, {}, cub_radix_pairs},
        {"cub_merge", Kind::kLibrary, whole_array(cub_merge_sort), {}, false, {}, {}},
        {"thrust", Kind::kLibrary, whole_array(thrust_sort), {}, false, {}, {}},
        {"copy", Kind::kCopy, whole_array(copy_keys), {}, false, {}, {}},

@@ -19,8 +19,12 @@ does not make.
                  tile, against v8's 16 in a 4096-item tile, for arrays of 2 .. 2^14 keys
                  (chapter 11)
   v13_groups     v13_any_bits as built, 2^14-key groups of 512 threads, against 2^13-key groups
-                 and two forms of 2^15-key groups (1024 threads of 32 keys, 512 of 64; sm_80 and
-                 newer), with v12_key_words, at 2^16 .. 2^29 keys (chapter 15)
+                 and two forms of 2^15-key groups (1024 threads of 32 keys, 512 of 64; 128 KB of
+                 shared memory a block), with v12_key_words, at 2^16 .. 2^29 keys (chapter 15)
+  long_argsorts  v13_any_bits and v12_key_words with and without --values (an argsort of the
+                 whole input, each key's position carried in a 64-bit item) against
+                 cub::DeviceRadixSort's SortPairs and SortKeys (cub_radix), at 2^20, 2^24 and
+                 2^27 keys (chapter 15)
   segments       v8_batched against cub::DeviceSegmentedSort, DeviceSegmentedRadixSort, one
                  DeviceRadixSort of packed 64-bit words (cub_packed_radix) and, up to 2^16 keys
                  per array, torch.sort on rows (tools/torch_rows.py; skipped with one line where
@@ -196,6 +200,15 @@ def v13_groups(runner):
         "2^15-key groups, 512 threads of 64 keys": runner.variant("v13_group15_keys64"),
         "v12_key_words": stage_program(runner.build, "v12_key_words"),
     }, sizes=GROUP_SIZES)
+
+
+def long_argsorts(runner):
+    programs = {}
+    for program in ("v13_any_bits", "v12_key_words", "cub_radix"):
+        command = course.program_command(runner.build, program)
+        programs[f"{program} --values"] = command + ["--values"]
+        programs[program] = command
+    return sweep(runner, "long_argsorts", programs, sizes=[20, 24, 27])
 
 
 def unpadded_programs(runner):
@@ -392,7 +405,8 @@ def small_arrays(runner):
 
 EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v7_padding": v7_padding, "v8_mapping": v8_mapping,
-               "v9_mapping": v9_mapping, "v13_groups": v13_groups, "segments": segments,
+               "v9_mapping": v9_mapping, "v13_groups": v13_groups,
+               "long_argsorts": long_argsorts, "segments": segments,
                "argsorts": argsorts, "tops": tops, "floats": floats, "gpus": gpus,
                "exchange": exchange,
                "spread": spread, "distributions": distributions,

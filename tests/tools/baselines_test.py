@@ -39,6 +39,7 @@ RUNS += [(algorithm, arguments) for algorithm in ["std_sort", "cub_segmented",
 RUNS += [(algorithm, arguments + ["--values"]) for algorithm in ["cub_segmented",
                                                                   "cub_packed_radix"]
          for arguments in WHOLE + SEGMENTS]
+RUNS += [("cub_radix", arguments + ["--values"]) for arguments in WHOLE]
 
 failures = 0
 for algorithm, arguments in RUNS:
@@ -50,16 +51,18 @@ for algorithm, arguments in RUNS:
     print("ok  " if ok else "FAIL", " ".join(command[1:]), result.stderr.strip())
     failures += not ok
 
-# The indices an argsort writes: run on a file of 64 keys with many ties, in arrays of 8.
+# The indices an argsort writes: run on a file of 64 keys with many ties, in arrays of 8 (one
+# array of 64 for cub_radix, which sorts whole arrays only).
 with tempfile.TemporaryDirectory() as folder:
     keys = [random.Random(3).randrange(-4, 4) for _ in range(64)]
     input_path, output_path = os.path.join(folder, "keys.bin"), os.path.join(folder, "out.bin")
     with open(input_path, "wb") as stream:
         stream.write(struct.pack("<64i", *keys))
-    for algorithm in ["cub_segmented", "cub_packed_radix"]:
+    for algorithm, segment in [("cub_segmented", 8), ("cub_packed_radix", 8), ("cub_radix", 64)]:
         for order in ["asc", "desc"]:
-            command = [program, "--algo", algorithm, "--input", input_path, "--segment", "8",
-                       "--values", "--order", order, "--output", output_path]
+            command = [program, "--algo", algorithm, "--input", input_path, "--values", "--order",
+                       order, "--output", output_path]
+            command += ["--segment", str(segment)] if segment < 64 else []
             if os.path.exists(output_path):
                 os.remove(output_path)
             result = subprocess.run(command, capture_output=True, text=True, timeout=600)
@@ -68,9 +71,10 @@ with tempfile.TemporaryDirectory() as folder:
                 with open(output_path, "rb") as stream:
                     written = stream.read()
             indices = list(struct.unpack(f"<{len(written) // 4}i", written))
-            rows = [(keys[row:row + 8], indices[row:row + 8]) for row in range(0, 64, 8)]
+            rows = [(keys[row:row + segment], indices[row:row + segment])
+                    for row in range(0, 64, segment)]
             ok = result.returncode == 0 and len(indices) == 64 and all(
-                sorted(index) == list(range(8)) and
+                sorted(index) == list(range(segment)) and
                 [row[i] for i in index] == sorted(row, reverse=order == "desc")
                 for row, index in rows)
             print("ok  " if ok else "FAIL", " ".join(command[1:]), "(the indices written)",
