@@ -153,7 +153,7 @@ def variant_program(build, name):
                             text=True)
     if result.returncode != 0:
         sys.exit(f"building {name} failed:\n{(result.stdout + result.stderr)[-3000:]}")
-    return os.path.join(build, "tools", name)
+    return program_command(build, name)[0]
 
 
 def course_stage_names():

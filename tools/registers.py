@@ -6,11 +6,11 @@
 Compiles every stage's bitonic_sort.cu, and every variant's of tools/variants.txt, with nvcc
 for one GPU architecture (-O3, as a release build does, with ptxas -v) and records, per kernel
 (multistep once per number of steps, group_steps once per pair of template arguments), the
-registers a thread uses, the bytes a thread spills to local memory when they are not enough, and
-the shared memory a block reserves, with the nvcc version and the date. The shared memory is what the
-kernel declares; memory given at launch (group_steps's 64 KB, v13_any_bits on) is not in the
-compiler's report and reads 0. No GPU is needed: this is what the compiler decided, the same
-on any machine with the same nvcc. The registers a thread uses bound how many warps a
+registers a thread uses, the bytes a thread spills to local memory when they are not enough,
+and the shared memory a block reserves, with the nvcc version and the date. The shared memory
+is what the kernel declares; memory given at launch (group_steps's 64 KB, v13_any_bits on) is
+not in the compiler's report and reads 0. No GPU is needed: this is what the compiler decided,
+the same on any machine with the same nvcc. The registers a thread uses bound how many warps a
 multiprocessor keeps resident (docs/08_v6_multistep.md).
 """
 import argparse
