@@ -205,44 +205,49 @@ void launch_write_positions(int *indices, unsigned n, unsigned segment) {
   CUDA_CHECK(cudaGetLastError());
 }
 
-// --values: cub::DeviceRadixSort::SortPairs of the keys with each key's position as its value
-// (the whole input is one array: `segment` is n).
-void cub_radix_pairs(int *keys, int *indices, unsigned n, unsigned segment, bool ascending) {
+// What the argsorts of --values share: each key's position in its array written as its value,
+// keys and values in CUB's double buffers for `sort(key_buffers, index_buffers)`, and both put
+// back where they were.
+template <typename Sort>
+void sort_with_positions(int *keys, int *indices, unsigned n, unsigned segment, Sort sort) {
   launch_write_positions(indices, n, segment);
   cub::DoubleBuffer<int> key_buffers(keys,
                                      static_cast<int *>(radix_alternate.get(n * sizeof(int))));
   cub::DoubleBuffer<int> index_buffers(indices,
                                        static_cast<int *>(value_alternate.get(n * sizeof(int))));
-  with_temporary(radix_temporary, "cub::DeviceRadixSort", [&](void *temporary, std::size_t &bytes) {
-    return ascending
-        ? cub::DeviceRadixSort::SortPairs(temporary, bytes, key_buffers, index_buffers, n)
-        : cub::DeviceRadixSort::SortPairsDescending(temporary, bytes, key_buffers, index_buffers,
-                                                    n);
-  });
+  sort(key_buffers, index_buffers);
   copy_back(keys, key_buffers, n);
   copy_back(indices, index_buffers, n);
 }
 
-// --values: cub::DeviceSegmentedSort::SortPairs with each key's position as its value.
+// --values: cub::DeviceRadixSort::SortPairs (the whole input is one array: `segment` is n).
+void cub_radix_pairs(int *keys, int *indices, unsigned n, unsigned segment, bool ascending) {
+  sort_with_positions(keys, indices, n, segment, [&](auto &key_buffers, auto &index_buffers) {
+    with_temporary(
+        radix_temporary, "cub::DeviceRadixSort", [&](void *temporary, std::size_t &bytes) {
+          using Sort = cub::DeviceRadixSort;
+          return ascending
+              ? Sort::SortPairs(temporary, bytes, key_buffers, index_buffers, n)
+              : Sort::SortPairsDescending(temporary, bytes, key_buffers, index_buffers, n);
+        });
+  });
+}
+
+// --values: cub::DeviceSegmentedSort::SortPairs.
 void cub_segmented_pairs(int *keys, int *indices, unsigned n, unsigned segment, bool ascending) {
-  launch_write_positions(indices, n, segment);
-  cub::DoubleBuffer<int> key_buffers(keys,
-                                     static_cast<int *>(radix_alternate.get(n * sizeof(int))));
-  cub::DoubleBuffer<int> index_buffers(indices,
-                                       static_cast<int *>(value_alternate.get(n * sizeof(int))));
   const int arrays = static_cast<int>(n / segment);
   const ArrayStarts begins = array_starts(segment);
   const ArrayStarts ends = begins + 1;
-  with_temporary(
-      radix_temporary, "cub::DeviceSegmentedSort", [&](void *temporary, std::size_t &bytes) {
-        using Sort = cub::DeviceSegmentedSort;
-        return ascending ? Sort::SortPairs(temporary, bytes, key_buffers, index_buffers,
-                                           static_cast<int>(n), arrays, begins, ends)
-                         : Sort::SortPairsDescending(temporary, bytes, key_buffers, index_buffers,
-                                                     static_cast<int>(n), arrays, begins, ends);
-      });
-  copy_back(keys, key_buffers, n);
-  copy_back(indices, index_buffers, n);
+  sort_with_positions(keys, indices, n, segment, [&](auto &key_buffers, auto &index_buffers) {
+    with_temporary(
+        radix_temporary, "cub::DeviceSegmentedSort", [&](void *temporary, std::size_t &bytes) {
+          using Sort = cub::DeviceSegmentedSort;
+          return ascending ? Sort::SortPairs(temporary, bytes, key_buffers, index_buffers,
+                                             static_cast<int>(n), arrays, begins, ends)
+                           : Sort::SortPairsDescending(temporary, bytes, key_buffers, index_buffers,
+                                                       static_cast<int>(n), arrays, begins, ends);
+        });
+  });
 }
 
 // The 64-bit word that sorts key `key` of array `array` among all the arrays' keys: the array in
