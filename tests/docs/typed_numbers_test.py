@@ -9,6 +9,9 @@ unit of measurement: ms, us, GB/s, TB/s, %, a ratio written Nx, or copies. Each 
 be generated, or be on ALLOWED below with its source. Predictions are stated before anything is
 measured and are left alone: the "## Prediction" sections. A product such as "3 x 2^19" is not
 a ratio. Every figure found is printed with its file and line; any that is not allowed fails.
+A generated value in the prose (v:KIND:ARGS) that reads "not measured" fails too: it names a run
+that the recorded results do not hold (a renamed variant, say), and the sentence around it
+would state nothing.
 """
 import glob
 import os
@@ -49,13 +52,20 @@ def typed_figures(path):
     return found
 
 
+INLINE = re.compile(r"<!-- BEGIN GENERATED (v:[^\n>]+?) -->(.*?)<!-- END GENERATED \1 -->", re.S)
+
 failures = 0
 paths = [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md")))
 for path in paths:
+    for match in INLINE.finditer(open(path).read()):
+        if "not measured" in match.group(2):
+            failures += 1
+            print(f"FAIL {os.path.relpath(path, root)}: {match.group(1)} reads 'not measured'")
     for number, figure, line in typed_figures(path):
         allowed = figure in ALLOWED
         failures += not allowed
         print(("ok   " if allowed else "FAIL ") + f"{os.path.relpath(path, root)}:{number}: "
               f"{figure!r}" + (f" ({ALLOWED[figure]})" if allowed else f" typed by hand: {line}"))
-print(f"{failures} typed figure(s) outside the generated values")
+print(f"{failures} typed figure(s) outside the generated values, or generated values that "
+      "name no recorded run")
 sys.exit(1 if failures else 0)
