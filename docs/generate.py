@@ -178,7 +178,7 @@ def generated_blocks(tour, profile, network_dump):
             "block_sort", ["v2_shared", "v3_warp", "v4_half_threads", "v5_bank_free"],
             ("LDG.E", "STS", "STS.64", "LDS", "LDS.64", "STG.E", "SHFL.BFLY", "BAR.SYNC.DEFER")),
         "sass-items": lambda: tables.sass_kernels_table(
-            ["v8_batched", "v9_argsort"], ["block_sort"],
+            ["v8_batched", "v8_keys8", "v9_argsort"], ["block_sort"],
             ("VIMNMX", "ISETP", "ISETP.EX", "SEL", "SHFL.BFLY", "LDS", "LDS.64")),
         "lower-partner-examples": lambda: tables.lower_partner_examples(network_dump),
         "repeat": tables.repeat_table,

@@ -103,7 +103,7 @@ def main():
     nvcc = course.find_tool("nvcc")
     programs = [(stage, course.program_command(arguments.build, stage)[0])
                 for stage in course.stage_names()
-                if any(shared > 0 for _, _, shared in registers.stage_kernels(nvcc, stage, "75"))]
+                if any(shared > 0 for *_, shared in registers.stage_kernels(nvcc, stage, "75"))]
     programs += [tuple(extra.split("=", 1)) for extra in arguments.extra]
     records = []
     for stage, program in [] if arguments.sass_only else programs:
