@@ -83,6 +83,13 @@ def profile(ncu, program, q):
     return kernels
 
 
+def shared_memory_stages(nvcc):
+    """The stages whose kernels reserve shared memory, as the compiler reports it (for sm_75, the
+    oldest architecture CUDA 13 builds for: a kernel's __shared__ arrays are the same on any)."""
+    return [stage for stage in course.stage_names()
+            if any(shared > 0 for *_, shared in registers.stage_kernels(nvcc, stage, "75"))]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(course.ROOT, "build"))
@@ -98,12 +105,8 @@ def main():
         return
     ncu = None if arguments.sass_only else course.find_tool("ncu")
     gpu, driver, date = course.gpu_name(), course.nvidia_driver(), course.today()
-    # The stages whose kernels reserve shared memory, as the compiler reports it (for sm_75, the
-    # oldest architecture CUDA 13 builds for: a kernel's __shared__ arrays are the same on any).
-    nvcc = course.find_tool("nvcc")
     programs = [(stage, course.program_command(arguments.build, stage)[0])
-                for stage in course.stage_names()
-                if any(shared > 0 for *_, shared in registers.stage_kernels(nvcc, stage, "75"))]
+                for stage in shared_memory_stages(course.find_tool("nvcc"))]
     programs += [tuple(extra.split("=", 1)) for extra in arguments.extra]
     records = []
     for stage, program in [] if arguments.sass_only else programs:

@@ -8,7 +8,9 @@ one record per kernel of every stage, multistep once per number of steps (1 .. 6
 stage that has it, more registers for more keys per thread, and a build for 32-bit words with
 fewer registers in every stage whose kernels take the word as a template parameter; every
 variant of tools/variants.txt recorded under its own name; spilled bytes a count, 0 where the
-registers suffice (v6's multistep<6>). Needs no GPU.
+registers suffice (v6's multistep<6>); and tools/measure_banks.py, which reads the same
+records, picks the stages with a shared-memory tile: v2_shared and every stage after it. Needs
+no GPU.
 """
 import csv
 import os
@@ -68,6 +70,13 @@ for row in rows:
 if not any(row["stage"] == "v6_multistep" and row["kernel"] == "multistep<6>" and
            row["spill_bytes"] == "0" for row in rows):
     failures.append("v6_multistep multistep<6>: no record with 0 bytes spilled")
+# measure_banks.py profiles the stages whose kernels reserve shared memory (sm_75's build).
+import measure_banks  # noqa: E402
+names = course.stage_names()
+expected = names[names.index("v2_shared"):] if "v2_shared" in names else []
+picked = measure_banks.shared_memory_stages(course.find_tool("nvcc"))
+if picked != expected:
+    failures.append(f"measure_banks.shared_memory_stages: {picked}, expected {expected}")
 for failure in failures:
     print("FAIL", failure)
 sys.exit(1 if failures else 0)
