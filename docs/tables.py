@@ -865,6 +865,7 @@ def groups_profile_table(profile, q=27):
     body = []
     for row in rows:
         program = row["program"]
+        # v13 and its variants have groups; v12, run beside them for reference, has none.
         if log2(row["n"]) != q or not program.startswith("v13_"):
             continue
         launches = profile.launches(program, q)

@@ -8,9 +8,10 @@ one record per kernel of every stage, multistep once per number of steps (1 .. 6
 stage that has it, more registers for more keys per thread, and a build for 32-bit words with
 fewer registers in every stage whose kernels take the word as a template parameter; every
 variant of tools/variants.txt recorded under its own name; spilled bytes a count, 0 where the
-registers suffice (v6's multistep<6>); and tools/measure_banks.py, which reads the same
-records, picks the stages with a shared-memory tile: v2_shared and every stage after it. Needs
-no GPU.
+registers suffice (v6's multistep<6>), and above 0 where they do not (v13_group15's merge below
+a group, 64 registers a thread for 32 keys, whose spill chapter 15 cites); and
+tools/measure_banks.py, which reads the same records, picks the stages with a shared-memory
+tile: v2_shared and every stage after it. Needs no GPU.
 """
 import csv
 import os
@@ -70,6 +71,9 @@ for row in rows:
 if not any(row["stage"] == "v6_multistep" and row["kernel"] == "multistep<6>" and
            row["spill_bytes"] == "0" for row in rows):
     failures.append("v6_multistep multistep<6>: no record with 0 bytes spilled")
+if not any(row["stage"] == "v13_group15" and row["kernel"] == "group_steps<14,0> (32-bit words)"
+           and row["spill_bytes"].isdigit() and int(row["spill_bytes"]) > 0 for row in rows):
+    failures.append("v13_group15 group_steps<14,0> (32-bit words): no record of its spill")
 # measure_banks.py profiles the stages whose kernels reserve shared memory (sm_75's build).
 import measure_banks  # noqa: E402
 names = course.stage_names()
