@@ -213,6 +213,7 @@ def generated_blocks(tour, profile, network_dump):
         "gpus-projection": tables.gpus_projection,
         "v8-mapping": tables.mapping_table,
         "v9-mapping": lambda: tables.mapping_table("v9_mapping"),
+        "v8-pipes": tables.pipes_table,
         "v13-groups": lambda: tables.experiment_table(
             "v13_groups", sizes=[16, 18, 20, 22, 24, 27, 29],
             baseline="2^14-key groups, 512 threads of 32 keys",
@@ -382,6 +383,10 @@ INLINE_VALUES = {
     "item": lambda args, tour, profile: tables.item_value(args[0], args[1], int(args[2]),
                                                           args[3]),
     "item-ratio": lambda args, tour, profile: tables.item_ratio(args[0], int(args[1])),
+    # VARIANT:L:COLUMN of h100_pipes.csv.
+    "pipe": lambda args, tour, profile: tables.pipe_value(args[0], int(args[1]), args[2]),
+    # VARIANT:L:COLUMN of h100_pipes.csv over the stage's as built.
+    "pipe-ratio": lambda args, tour, profile: tables.pipe_ratio(args[0], int(args[1]), args[2]),
     # KIND:L:K of h100_tops.csv (tables.top_value), and VARIANT:KERNEL:COLUMN of
     # h100_top_kernels.csv.
     "top": lambda args, tour, profile: tables.top_value(args[0], int(args[1]), int(args[2])),

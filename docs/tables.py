@@ -794,6 +794,56 @@ def item_ratio(column, segment):
     return f"{float(new[column]) / float(old[column]):.1f}x"
 
 
+def pipe_rows():
+    """{(variant, segment): row} of h100_pipes.csv (ncu_facts.py pipes), in recorded order."""
+    return {(row["variant"], int(row["segment"])): row for row in load_csv("h100_pipes.csv")}
+
+
+def pipe_value(variant, segment, column):
+    """One column of h100_pipes.csv, as the prose quotes it."""
+    return metric_text(pipe_rows().get((variant, segment)), column)
+
+
+def pipe_ratio(variant, segment, column):
+    """A variant's value in one column of h100_pipes.csv over the stage's as built."""
+    rows = pipe_rows()
+    row, built = rows.get((variant, segment)), rows.get(("as built", segment))
+    if row is None or built is None:
+        return NOT_MEASURED
+    return ratio(float(row[column]) / float(built[column]))
+
+
+def pipes_table():
+    """v8_batched's block_sort as built and with integer work moved to the FMA pipe: the sort's
+    time (experiments.py v8_pipes) and, from Nsight Compute, what the launch issued and which
+    pipes it kept busy."""
+    rows = pipe_rows()
+    times = segment_times("v8_pipes")
+    if not rows or not times:
+        return NOT_MEASURED + "\n"
+    body = []
+    for variant, segment in rows:
+        row = rows[(variant, segment)]
+        sort_ms = times.get(variant, {}).get(log2(segment))
+        built_ms = times.get("as built", {}).get(log2(segment))
+        body.append([str(segment), variant, ms(sort_ms),
+                     ratio(sort_ms / built_ms) if sort_ms and built_ms else NOT_MEASURED,
+                     pipe_ratio(variant, segment, "instructions"),
+                     f"{float(row['alu_pipe_pct']):.0f}%",
+                     f"{float(row['fma_heavy_pipe_pct']):.0f}%",
+                     f"{float(row['issue_active_pct']):.0f}%"])
+    header = ["L", "v8_batched", "sort ms", "time / as built", "instructions / as built",
+              "ALU pipe busy", "FMA pipe (heavy half) busy", "cycles that issue"]
+    return (table(header, body) + "\n" +
+            recorded(list(rows.values()), "tools/ncu_facts.py pipes") +
+            " and `tools/experiments.py v8_pipes`; data: `docs/results/h100_pipes.csv`, "
+            "`docs/results/h100_v8_pipes.csv`. 2^27 keys in all. Sort ms: median of 5 timed runs "
+            "after one warm-up, every array checked. The rest: the second sort's block_sort "
+            "under Nsight Compute (clocks and caches left as they are); busy is the share of the "
+            "pipe's peak rate over the launch's active cycles, cycles that issue the share in "
+            "which a scheduler issued an instruction.\n")
+
+
 def copy_time_2e27():
     """One read and write of 2^27 keys at the tour's copy bandwidth, in ms."""
     tour = Tour()

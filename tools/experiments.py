@@ -15,6 +15,9 @@ does not make.
   v8_mapping     v8_batched as built, 16 keys per thread in a 4096-key tile, against v7's
                  8192-key tile and against v9's 8 keys per thread in a 2048-key tile, for arrays
                  of 2 .. 2^14 keys (chapter 10)
+  v8_pipes       v8_batched as built against two variants that move integer work from the ALU
+                 pipe to the FMA pipe: flip_keys as a multiply-add, and each lane step as one
+                 min of keys flipped by multiply-adds, for arrays of 2 .. 2^14 keys (chapter 10)
   v9_mapping     v9_argsort's argsort (--values) as built, 8 items per thread in a 2048-item
                  tile, against v8's 16 in a 4096-item tile, for arrays of 2 .. 2^14 keys
                  (chapter 11)
@@ -182,6 +185,14 @@ def v8_mapping(runner):
         "16 keys per thread, 4096-key tile": stage_program(runner.build, "v8_batched"),
         "16 keys per thread, 8192-key tile": runner.variant("v8_tile8192"),
         "8 keys per thread, 2048-key tile": runner.variant("v8_keys8"),
+    })
+
+
+def v8_pipes(runner):
+    return mapping_sweep(runner, "v8_pipes", {
+        "as built": stage_program(runner.build, "v8_batched"),
+        "flips as multiply-adds": runner.variant("v8_flip_mad"),
+        "lane steps as one min": runner.variant("v8_lanes_mad"),
     })
 
 
@@ -405,7 +416,7 @@ def small_arrays(runner):
 
 EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v7_padding": v7_padding, "v8_mapping": v8_mapping,
-               "v9_mapping": v9_mapping, "v13_groups": v13_groups,
+               "v8_pipes": v8_pipes, "v9_mapping": v9_mapping, "v13_groups": v13_groups,
                "long_argsorts": long_argsorts, "segments": segments,
                "argsorts": argsorts, "tops": tops, "floats": floats, "gpus": gpus,
                "exchange": exchange,

@@ -16,6 +16,11 @@
              resident on average) and how busy the ALU pipe was (integer min, max, compare and
              logic), from the second sort's first launch of that kernel. Writes
              OUT/occupancy.csv.
+  pipes      where v8_batched's block_sort spends its issue slots (chapter 10): as built and
+             the two variants of experiments.py v8_pipes, arrays of 128 and 1024 keys, 2^27 in
+             all: duration, instructions executed, how busy the ALU pipe and the FMA pipe's
+             heavy half (integer multiply-adds) were, and the share of cycles that issued an
+             instruction. Writes OUT/pipes.csv.
   items      what sorting 64-bit items costs (chapter 11): v8_batched's keys with v9's mapping
              (8 a thread, the variant v8_keys8), v9_argsort's keys
              and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
@@ -46,6 +51,14 @@ OCCUPANCY = {
     "sm__maximum_warps_per_active_cycle_pct": "theoretical_occupancy_pct",
     "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
     "sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active": "alu_pipe_pct",
+}
+# Which of block_sort's pipes is busy (chapter 10): per kernel launch.
+PIPES = {
+    "gpu__time_duration.sum": "duration_ns",
+    "smsp__inst_executed.sum": "instructions",
+    "sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active": "alu_pipe_pct",
+    "sm__inst_executed_pipe_fmaheavy.avg.pct_of_peak_sustained_active": "fma_heavy_pipe_pct",
+    "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue_active_pct",
 }
 # What sorting 64-bit items costs against keys (chapter 11): per kernel launch.
 ITEMS = {
@@ -123,6 +136,19 @@ def occupancy(ncu, build, runner):
     return kernel_records(ncu, runner, cases, options, OCCUPANCY)
 
 
+def pipes(ncu, build, runner):
+    cases = []
+    for segment in ("128", "1024"):
+        arguments = ["--log2", "27", "--segment", segment]
+        cases += [("v8_batched", "as built", course.program_command(build, "v8_batched"),
+                   arguments),
+                  ("v8_batched", "flips as multiply-adds", runner.variant("v8_flip_mad"),
+                   arguments),
+                  ("v8_batched", "lane steps as one min", runner.variant("v8_lanes_mad"),
+                   arguments)]
+    return kernel_records(ncu, runner, cases, ["--metrics", ",".join(PIPES)], PIPES)
+
+
 def items(ncu, build, runner):
     cases = []
     for segment in ("16", "128", "1024"):
@@ -174,7 +200,7 @@ def kernel_records(ncu, runner, cases, options, columns):
 
 
 FACTS = {"libraries": ("library_kernels.csv", libraries),
-         "occupancy": ("occupancy.csv", occupancy),
+         "occupancy": ("occupancy.csv", occupancy), "pipes": ("pipes.csv", pipes),
          "items": ("items.csv", items), "tops": ("top_kernels.csv", tops)}
 
 
