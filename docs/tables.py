@@ -814,9 +814,9 @@ def pipe_ratio(variant, segment, column):
 
 
 def pipes_table():
-    """v8_batched's block_sort as built and with integer work moved to the FMA pipe: the sort's
-    time (experiments.py v8_pipes) and, from Nsight Compute, what the launch issued and which
-    pipes it kept busy."""
+    """v8_batched's block_sort as built, with integer work moved to the FMA pipe, and with 32 keys
+    per thread: the sort's time (experiments.py v8_pipes) and, from Nsight Compute, what the
+    launch issued, which pipes it kept busy and how many warps it kept resident."""
     rows = pipe_rows()
     times = segment_times("v8_pipes")
     if not rows or not times:
@@ -831,9 +831,11 @@ def pipes_table():
                      pipe_ratio(variant, segment, "instructions"),
                      f"{float(row['alu_pipe_pct']):.0f}%",
                      f"{float(row['fma_heavy_pipe_pct']):.0f}%",
-                     f"{float(row['issue_active_pct']):.0f}%"])
+                     f"{float(row['issue_active_pct']):.0f}%",
+                     f"{float(row['achieved_occupancy_pct']):.0f}%"])
     header = ["L", "v8_batched", "sort ms", "time / as built", "instructions / as built",
-              "ALU pipe busy", "FMA pipe (heavy half) busy", "cycles that issue"]
+              "ALU pipe busy", "FMA pipe (heavy half) busy", "cycles that issue",
+              "achieved occupancy"]
     return (table(header, body) + "\n" +
             recorded(list(rows.values()), "tools/ncu_facts.py pipes") +
             " and `tools/experiments.py v8_pipes`; data: `docs/results/h100_pipes.csv`, "
@@ -841,7 +843,8 @@ def pipes_table():
             "after one warm-up, every array checked. The rest: the second sort's block_sort "
             "under Nsight Compute (clocks and caches left as they are); busy is the share of the "
             "pipe's peak rate over the launch's active cycles, cycles that issue the share in "
-            "which a scheduler issued an instruction.\n")
+            "which a scheduler issued an instruction, achieved occupancy the warp slots filled "
+            "on average.\n")
 
 
 def copy_time_2e27():

@@ -16,8 +16,9 @@ does not make.
                  8192-key tile and against v9's 8 keys per thread in a 2048-key tile, for arrays
                  of 2 .. 2^14 keys (chapter 10)
   v8_pipes       v8_batched as built against two variants that move integer work from the ALU
-                 pipe to the FMA pipe: flip_keys as a multiply-add, and each lane step as one
-                 min of keys flipped by multiply-adds, for arrays of 2 .. 2^14 keys (chapter 10)
+                 pipe to the FMA pipe (flip_keys as a multiply-add; each lane step as one min of
+                 keys flipped by multiply-adds) and one with 32 keys per thread, for arrays of
+                 2 .. 2^14 keys (chapter 10)
   v9_mapping     v9_argsort's argsort (--values) as built, 8 items per thread in a 2048-item
                  tile, against v8's 16 in a 4096-item tile, for arrays of 2 .. 2^14 keys
                  (chapter 11)
@@ -193,6 +194,7 @@ def v8_pipes(runner):
         "as built": stage_program(runner.build, "v8_batched"),
         "flips as multiply-adds": runner.variant("v8_flip_mad"),
         "lane steps as one min": runner.variant("v8_lanes_mad"),
+        "32 keys per thread": runner.variant("v8_keys32"),
     })
 
 

@@ -16,11 +16,11 @@
              resident on average) and how busy the ALU pipe was (integer min, max, compare and
              logic), from the second sort's first launch of that kernel. Writes
              OUT/occupancy.csv.
-  pipes      where v8_batched's block_sort spends its issue slots (chapter 10): as built and
-             the two variants of experiments.py v8_pipes, arrays of 128 and 1024 keys, 2^27 in
+  pipes      what sets the time of v8_batched's block_sort (chapter 10): as built and the
+             three variants of experiments.py v8_pipes, arrays of 128 and 1024 keys, 2^27 in
              all: duration, instructions executed, how busy the ALU pipe and the FMA pipe's
-             heavy half (integer multiply-adds) were, and the share of cycles that issued an
-             instruction. Writes OUT/pipes.csv.
+             heavy half (integer multiply-adds) were, the share of cycles that issued an
+             instruction, and the achieved occupancy. Writes OUT/pipes.csv.
   items      what sorting 64-bit items costs (chapter 11): v8_batched's keys with v9's mapping
              (8 a thread, the variant v8_keys8), v9_argsort's keys
              and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
@@ -52,13 +52,14 @@ OCCUPANCY = {
     "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
     "sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active": "alu_pipe_pct",
 }
-# Which of block_sort's pipes is busy (chapter 10): per kernel launch.
+# What sets block_sort's time (chapter 10): per kernel launch.
 PIPES = {
     "gpu__time_duration.sum": "duration_ns",
     "smsp__inst_executed.sum": "instructions",
     "sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active": "alu_pipe_pct",
     "sm__inst_executed_pipe_fmaheavy.avg.pct_of_peak_sustained_active": "fma_heavy_pipe_pct",
     "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue_active_pct",
+    "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
 }
 # What sorting 64-bit items costs against keys (chapter 11): per kernel launch.
 ITEMS = {
@@ -145,7 +146,8 @@ def pipes(ncu, build, runner):
                   ("v8_batched", "flips as multiply-adds", runner.variant("v8_flip_mad"),
                    arguments),
                   ("v8_batched", "lane steps as one min", runner.variant("v8_lanes_mad"),
-                   arguments)]
+                   arguments),
+                  ("v8_batched", "32 keys per thread", runner.variant("v8_keys32"), arguments)]
     return kernel_records(ncu, runner, cases, ["--metrics", ",".join(PIPES)], PIPES)
 
 
