@@ -351,8 +351,8 @@ INLINE_VALUES = {
     "experiment": lambda args, tour, profile: tables.ms(
         tables.experiment_time(args[0], args[1], int(args[2]))) + " ms",
     "experiment-ratio": lambda args, tour, profile: experiment_ratio(args),
-    # NAME:V:S: variant V of the mapping experiment NAME (v8_mapping, v9_mapping) over its
-    # first, the stage as built, for arrays of 2^S keys.
+    # NAME:V:S: variant V of the mapping experiment NAME (v8_mapping, v8_pipes, v9_mapping) over
+    # its first, the stage as built, for arrays of 2^S keys.
     "mapping-ratio": lambda args, tour, profile: tables.ratio(
         tables.mapping_ratio(int(args[2]), args[0], int(args[1]))),
     # PROGRAM:S, arrays of 2^S keys (docs/results/h100_segments.csv).
