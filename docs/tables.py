@@ -728,6 +728,10 @@ def argsort_stage_table(largest=12):
             "v9_argsort without --values.\n")
 
 
+# How ncu_facts.py measures a launch, for the notes under its tables.
+UNDER_NCU = "under Nsight Compute (clocks and caches left as they are)"
+
+
 def item_rows():
     """{(stage, variant, segment): row} of h100_items.csv."""
     return {(row["stage"], row["variant"], int(row["segment"])): row
@@ -751,7 +755,7 @@ def items_table():
                 continue
             body.append([segment, f"{stage} {variant}", ms(float(row["duration_ns"]) / 1e6),
                          f"{float(row['instructions']) / 1e6:.0f}", f"{float(row['registers']):g}",
-                         f"{float(row['achieved_occupancy_pct']):.0f}%",
+                         metric_text(row, "achieved_occupancy_pct"),
                          f"{float(row['dram_write_bytes']) / 2**20:.0f}",
                          f"{float(row['shared_wavefronts']) / 1e6:.1f}"])
     header = ["L", "program", "block_sort ms", "warp instructions (millions)",
@@ -760,8 +764,7 @@ def items_table():
     return (table(header, body) + "\n" +
             recorded(list(rows.values()), "tools/ncu_facts.py items") +
             "; data: `docs/results/h100_items.csv`. 2^27 keys, one launch (block_sort) per sort; "
-            "the second sort's launch, under Nsight Compute (clocks and caches left as they "
-            "are).\n")
+            f"the second sort's launch, {UNDER_NCU}.\n")
 
 
 def metric_text(row, column):
@@ -813,6 +816,10 @@ def pipe_ratio(variant, segment, column):
     return ratio(float(row[column]) / float(built[column]))
 
 
+# The shares of h100_pipes.csv that pipes_table shows, in its columns' order.
+PIPE_SHARES = ("alu_pipe_pct", "fma_heavy_pipe_pct", "issue_active_pct", "achieved_occupancy_pct")
+
+
 def pipes_table():
     """v8_batched's block_sort as built, with integer work moved to the FMA pipe, and with 32 keys
     per thread: the sort's time (experiments.py v8_pipes) and, from Nsight Compute, what the
@@ -828,11 +835,8 @@ def pipes_table():
         built_ms = times.get("as built", {}).get(log2(segment))
         body.append([str(segment), variant, ms(sort_ms),
                      ratio(sort_ms / built_ms) if sort_ms and built_ms else NOT_MEASURED,
-                     pipe_ratio(variant, segment, "instructions"),
-                     f"{float(row['alu_pipe_pct']):.0f}%",
-                     f"{float(row['fma_heavy_pipe_pct']):.0f}%",
-                     f"{float(row['issue_active_pct']):.0f}%",
-                     f"{float(row['achieved_occupancy_pct']):.0f}%"])
+                     pipe_ratio(variant, segment, "instructions")] +
+                    [metric_text(row, column) for column in PIPE_SHARES])
     header = ["L", "v8_batched", "sort ms", "time / as built", "instructions / as built",
               "ALU pipe busy", "FMA pipe (heavy half) busy", "cycles that issue",
               "achieved occupancy"]
@@ -841,10 +845,9 @@ def pipes_table():
             " and `tools/experiments.py v8_pipes`; data: `docs/results/h100_pipes.csv`, "
             "`docs/results/h100_v8_pipes.csv`. 2^27 keys in all. Sort ms: median of 5 timed runs "
             "after one warm-up, every array checked. The rest: the second sort's block_sort "
-            "under Nsight Compute (clocks and caches left as they are); busy is the share of the "
-            "pipe's peak rate over the launch's active cycles, cycles that issue the share in "
-            "which a scheduler issued an instruction, achieved occupancy the warp slots filled "
-            "on average.\n")
+            f"{UNDER_NCU}; busy is the share of the pipe's peak rate over the launch's active "
+            "cycles, cycles that issue the share in which a scheduler issued an instruction, "
+            "achieved occupancy the warp slots filled on average.\n")
 
 
 def copy_time_2e27():
@@ -1453,9 +1456,8 @@ def top_kernels_table():
     return (table(header, body) + "\n" +
             recorded(list(rows.values()), "tools/ncu_facts.py tops") +
             "; data: `docs/results/h100_top_kernels.csv`. v10_top_k --log2 27 --segment 1024 "
-            "--top K --values: the second sort's launch of each kernel, under Nsight Compute "
-            "(clocks and caches left as they are). Busy: the share of the unit's peak "
-            "throughput used over the launch.\n")
+            f"--top K --values: the second sort's launch of each kernel, {UNDER_NCU}. Busy: the "
+            "share of the unit's peak throughput used over the launch.\n")
 
 
 def top_kernel_value(variant, kernel, column):

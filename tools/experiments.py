@@ -66,9 +66,10 @@ does not make.
 A variant of a stage is one of tools/variants.txt: the stage's own code but for the lines of its
 bitonic_index.h or bitonic_sort.cu that the entry edits (constants, the tile's padding, a launch
 bound), each matched exactly as the stage declares it, built by Meson with the stage's flags
-when an experiment asks for it (`meson compile -C build v7_unpadded`). Each experiment writes OUT/EXPERIMENT.csv: the
-programs' own CSV records (common/report.cpp) with the experiment, the variant, the NVIDIA
-driver and the date; docs/generate.py makes the chapters' tables from them.
+when an experiment asks for it (`meson compile -C build v7_unpadded`). Each experiment writes
+OUT/EXPERIMENT.csv: the programs' own CSV records (common/report.cpp) with the experiment, the
+variant, the NVIDIA driver and the date; docs/generate.py makes the chapters' tables from
+them.
 """
 import argparse
 import csv
