@@ -205,6 +205,7 @@ def generated_blocks(tour, profile, network_dump):
         "segments": tables.segments_table,
         "argsorts": tables.argsorts_table,
         "argsort-stage": tables.argsort_stage_table,
+        "word-argsorts": tables.word_argsorts_table,
         "items": tables.items_table,
         "top-stage": tables.top_table,
         "top-kernels": tables.top_kernels_table,
@@ -290,6 +291,11 @@ def experiment_ratio(args):
                         tables.experiment_time(experiment, baseline, q))
 
 
+def times_text(value):
+    """'2.38x', or "not measured" for None."""
+    return tables.NOT_MEASURED if value is None else f"{value:.2f}x"
+
+
 def spread_value(kind):
     return lambda args, tour, profile: tables.spread_value([kind] + args)
 
@@ -371,6 +377,9 @@ INLINE_VALUES = {
     "argsort-ratio": lambda args, tour, profile: "{:.1f}x".format(
         tables.segment_times("argsorts")[args[0]][int(args[2])] /
         tables.segment_times("argsorts")[args[1]][int(args[2])]),
+    # EXPERIMENT:PROGRAM:OTHER:S, PROGRAM's time over OTHER's for arrays of 2^S keys.
+    "segment-ratio": lambda args, tour, profile: times_text(
+        tables.segment_ratio(args[0], args[1], args[2], int(args[3]))),
     # S: the fastest library argsort for arrays of 2^S keys, and its time over v9_argsort's.
     "argsort-rival": lambda args, tour, profile: tables.ARGSORT_RIVALS[
         tables.fastest_rival(tables.segment_times("argsorts"), int(args[0]),
@@ -383,6 +392,9 @@ INLINE_VALUES = {
     "item": lambda args, tour, profile: tables.item_value(args[0], args[1], int(args[2]),
                                                           args[3]),
     "item-ratio": lambda args, tour, profile: tables.item_ratio(args[0], int(args[1])),
+    # STAGE:COLUMN:L of h100_words.csv, and its value over v8_batched's keys there.
+    "word": lambda args, tour, profile: tables.word_value(args[0], args[1], int(args[2])),
+    "word-ratio": lambda args, tour, profile: tables.word_ratio(args[0], args[1], int(args[2])),
     # VARIANT:L:COLUMN of h100_pipes.csv.
     "pipe": lambda args, tour, profile: tables.pipe_value(args[0], int(args[1]), args[2]),
     # VARIANT:L:COLUMN of h100_pipes.csv over the stage's as built.

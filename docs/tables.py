@@ -728,6 +728,43 @@ def argsort_stage_table(largest=12):
             "v9_argsort without --values.\n")
 
 
+def word_argsorts_table():
+    """tools/word_argsort's argsort (two sorts of 32-bit words) against v9's argsort, v8's keys
+    and torch.sort, all from the word_argsorts experiment (one run)."""
+    rows = load_csv("h100_word_argsorts.csv")
+    times = segment_times("word_argsorts")
+    words = times.get("word_argsort", {})
+    if not words:
+        return NOT_MEASURED + "\n"
+    keys, items = times.get("v8_batched keys", {}), times.get("v9_argsort", {})
+    rival = times.get("torch.sort", {})
+    body = []
+    for s in sorted(words):
+        body.append([f"2^{s} ({1 << s})", ms(keys.get(s)), ms(items.get(s)), ms(words[s]),
+                     ratio(words[s] / keys[s]) if s in keys else NOT_MEASURED,
+                     ratio(items[s] / words[s]) if s in items else NOT_MEASURED,
+                     ms(rival.get(s)),
+                     ratio(rival[s] / words[s]) if s in rival else NOT_MEASURED])
+    header = ["array length L", "v8 keys ms", "v9 --values ms", "word_argsort --values ms",
+              "word_argsort / v8 keys", "v9 / word_argsort", "torch.sort ms",
+              "torch.sort / word_argsort"]
+    return (table(header, body) + "\n" +
+            recorded(rows, "tools/experiments.py word_argsorts") +
+            "; data: `docs/results/h100_word_argsorts.csv`. 2^27 keys in all, uniform over int32 "
+            "(torch.sort's drawn by torch's own generator); median of 5 timed runs after one "
+            "warm-up, all programs in one run; every run's keys checked against std::sort and its "
+            "indices for pointing at them (torch.sort's rows for order and permutation). v8 keys "
+            "is v8_batched without --values; torch.sort returns int64 indices.\n")
+
+
+def segment_ratio(name, program, other, s):
+    """PROGRAM's time over OTHER's for arrays of 2^s keys in the experiment `name` (segments,
+    argsorts, word_argsorts, ...); None where either was not measured."""
+    times = segment_times(name)
+    mine, theirs = times.get(program, {}).get(s), times.get(other, {}).get(s)
+    return mine / theirs if mine and theirs else None
+
+
 # How ncu_facts.py measures a launch, for the notes under its tables.
 UNDER_NCU = "under Nsight Compute (clocks and caches left as they are)"
 
@@ -795,6 +832,26 @@ def item_ratio(column, segment):
     if new is None or old is None:
         return NOT_MEASURED
     return f"{float(new[column]) / float(old[column]):.1f}x"
+
+
+def word_rows():
+    """{(stage, segment): row} of h100_words.csv (ncu_facts.py words)."""
+    return {(row["stage"], int(row["segment"])): row for row in load_csv("h100_words.csv")}
+
+
+def word_value(stage, column, segment):
+    """One column of h100_words.csv, as the prose quotes it."""
+    return metric_text(word_rows().get((stage, segment)), column)
+
+
+def word_ratio(stage, column, segment):
+    """A stage's (or word_argsort's) value in one column of h100_words.csv over v8_batched's keys
+    there, for arrays of `segment` keys: '2.1x'."""
+    rows = word_rows()
+    row, keys = rows.get((stage, segment)), rows.get(("v8_batched", segment))
+    if row is None or keys is None:
+        return NOT_MEASURED
+    return f"{float(row[column]) / float(keys[column]):.1f}x"
 
 
 def pipe_rows():

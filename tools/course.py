@@ -26,6 +26,8 @@ SEGMENTED_BASELINES = ["cub_segmented", "cub_segmented_radix", "cub_packed_radix
 ARGSORT_BASELINES = ["cub_segmented", "cub_packed_radix"]
 # Programs of the baselines executable that are not a stage.
 BASELINE_PROGRAMS = ["std_sort", "copy"] + DEVICE_BASELINES + SEGMENTED_BASELINES
+# The lab's own sorts, built from a stage's source but not stages (build/tools/NAME).
+LAB_SORTS = ["word_argsort"]
 
 
 class Stage:
@@ -164,7 +166,7 @@ def course_stage_names():
 
 
 def is_stage(program):
-    return program not in BASELINE_PROGRAMS
+    return program not in BASELINE_PROGRAMS + LAB_SORTS
 
 
 def sorts_across_gpus(name):
@@ -174,11 +176,11 @@ def sorts_across_gpus(name):
 
 
 def program_command(build, name):
-    """The command that runs a stage, a baseline or a variant (tools/variants.txt, built first
-    by variant_program) of the build folder `build`."""
+    """The command that runs a stage, a baseline, a lab sort or a variant (tools/variants.txt,
+    built first by variant_program) of the build folder `build`."""
     if name in BASELINE_PROGRAMS:
         return [os.path.join(build, "tools", "baselines"), "--algo", name]
-    if name in variants():
+    if name in LAB_SORTS or name in variants():
         return [os.path.join(build, "tools", name)]
     return [os.path.join(build, name, name)]
 
@@ -304,7 +306,7 @@ def gpu_name(device=0):
 
 # The course's kernel names, as the tools find them in ncu's and cuobjdump's longer names.
 KERNELS = ("block_sort", "block_merge", "bitonic_step", "multistep", "block_top", "keep_half",
-           "group_steps")
+           "group_steps", "block_word_argsort")
 
 
 def kernel_of(name):

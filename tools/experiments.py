@@ -37,6 +37,9 @@ does not make.
   argsorts       v9_argsort with and without --values, v8_batched, the argsorts (--values) of
                  cub_segmented and cub_packed_radix, and torch.sort, for arrays of 2 .. 2^16
                  keys, 2^27 keys in all (chapters 10 and 11)
+  word_argsorts  tools/word_argsort's argsort, two sorts of 32-bit words on v8's network,
+                 against v9_argsort's (--values), v8_batched's keys and torch.sort, for arrays
+                 of 2 .. 2^12 keys, 2^27 keys in all (chapter 11)
   tops           v10_top_k's --top K with and without --values, the sort of its runs of K keys
                  alone, its full sort, and torch.topk and torch.sort on the same rows, for K = 1
                  .. 256 of arrays of 1024 keys and K = 16 of arrays of 128 .. 2^16, 2^27 keys in
@@ -252,19 +255,33 @@ def segments(runner):
     return records
 
 
+def row_sweep(runner, experiment, programs, largest):
+    """Every program of {variant: options} (the variant's first word names the program), then
+    torch.sort, on arrays of 2 .. 2^largest keys, 2^27 keys in all."""
+    records = []
+    for log2_segment in range(1, largest + 1):
+        arguments = ["--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]
+        for variant, options in programs.items():
+            command = course.program_command(runner.build, variant.split()[0])
+            records.append(runner.record(experiment, variant, command + arguments + options))
+        records += runner.torch_records(experiment, arguments)
+    return records
+
+
 def argsorts(runner):
     """v9_argsort's argsort and keys, v8_batched's keys, the argsorts of the libraries and
     torch.sort, for arrays of 2 .. 2^16 keys."""
     programs = {"v9_argsort": ["--values"], "v9_argsort keys": [], "v8_batched keys": []}
     programs.update({program: ["--values"] for program in course.ARGSORT_BASELINES})
-    records = []
-    for log2_segment in range(1, 17):
-        arguments = ["--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]
-        for variant, options in programs.items():
-            command = course.program_command(runner.build, variant.split()[0])
-            records.append(runner.record("argsorts", variant, command + arguments + options))
-        records += runner.torch_records("argsorts", arguments)
-    return records
+    return row_sweep(runner, "argsorts", programs, 16)
+
+
+def word_argsorts(runner):
+    """tools/word_argsort's argsort (two sorts of 32-bit words) against v9_argsort's (64-bit
+    items), v8_batched's keys and torch.sort, for arrays of 2 .. 2^12 keys (one tile, the most
+    word_argsort sorts)."""
+    return row_sweep(runner, "word_argsorts", {"v8_batched keys": [], "v9_argsort": ["--values"],
+                                               "word_argsort": ["--values"]}, 12)
 
 
 def tops(runner):
@@ -421,8 +438,8 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v7_padding": v7_padding, "v8_mapping": v8_mapping,
                "v8_pipes": v8_pipes, "v9_mapping": v9_mapping, "v13_groups": v13_groups,
                "long_argsorts": long_argsorts, "segments": segments,
-               "argsorts": argsorts, "tops": tops, "floats": floats, "gpus": gpus,
-               "exchange": exchange,
+               "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,
+               "floats": floats, "gpus": gpus, "exchange": exchange,
                "spread": spread, "distributions": distributions,
                "unpadded": unpadded_programs, "barriers": barriers, "copy": copy,
                "small_arrays": small_arrays}

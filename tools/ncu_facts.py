@@ -26,6 +26,9 @@
              and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
              each kernel's duration, instructions executed, registers per thread, achieved
              occupancy, DRAM bytes and shared-memory wavefronts. Writes OUT/items.csv.
+  words      what tools/word_argsort's two sorts of 32-bit words cost (chapter 11): its
+             argsort (--values), v8_batched's keys and v9_argsort's argsort, arrays of 128 and
+             1024 keys, 2^27 in all, with the metrics of items. Writes OUT/words.csv.
   tops       where v10_top_k's time goes (chapter 12): its --top 1, 16 and 64 of arrays of 1024
              keys with --values, 2^27 keys in all: for each kernel, the metrics of items and
              how busy DRAM and the L1/shared-memory pipe were, and the shared-memory bank
@@ -162,6 +165,18 @@ def items(ncu, build, runner):
     return kernel_records(ncu, runner, cases, ["--metrics", ",".join(ITEMS)], ITEMS)
 
 
+def words(ncu, build, runner):
+    cases = []
+    for segment in ("128", "1024"):
+        arguments = ["--log2", "27", "--segment", segment]
+        cases += [("v8_batched", "keys", course.program_command(build, "v8_batched"), arguments),
+                  ("v9_argsort", "keys and indices", course.program_command(build, "v9_argsort"),
+                   arguments + ["--values"]),
+                  ("word_argsort", "keys and indices",
+                   course.program_command(build, "word_argsort"), arguments + ["--values"])]
+    return kernel_records(ncu, runner, cases, ["--metrics", ",".join(ITEMS)], ITEMS)
+
+
 def tops(ncu, build, runner):
     program = course.program_command(build, "v10_top_k")
     cases = [("v10_top_k", f"top {top}", program,
@@ -203,7 +218,8 @@ def kernel_records(ncu, runner, cases, options, columns):
 
 FACTS = {"libraries": ("library_kernels.csv", libraries),
          "occupancy": ("occupancy.csv", occupancy), "pipes": ("pipes.csv", pipes),
-         "items": ("items.csv", items), "tops": ("top_kernels.csv", tops)}
+         "items": ("items.csv", items), "words": ("words.csv", words),
+         "tops": ("top_kernels.csv", tops)}
 
 
 def main():

@@ -21,7 +21,7 @@ import course  # noqa: E402
 failures = []
 stages = {stage.name: stage for stage in course.stages()}
 found = course.variants()
-taken = set(stages) | set(course.BASELINE_PROGRAMS)
+taken = set(stages) | set(course.BASELINE_PROGRAMS) | set(course.LAB_SORTS)
 for name, variant in found.items():
     if variant.stage not in stages:
         failures.append(f"{name}: stage {variant.stage} is not in stages.txt")

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""gpu suite: tools/word_argsort, the argsort of two sorts of 32-bit words (chapter 11).
+
+Usage: word_argsort_test.py WORD_ARGSORT_PROGRAM GPU_PRESENT_PROGRAM
+
+Runs the argsort (--values) for every array length 2 .. 4096 in both orders, on several
+distributions and on lengths that pad, each with its keys checked against std::sort and its
+indices for pointing at them (the driver's own checks); the keys alone (v8_batched's sort); the
+indices written by --output on a file with many ties, which must be exactly the stable order; and
+the refusal of arrays longer than a tile, with exit code 2, one line and no output file. Exits 77
+(SKIP) without a GPU.
+"""
+import csv
+import os
+import random
+import struct
+import subprocess
+import sys
+import tempfile
+
+program, gpu_present = sys.argv[1], sys.argv[2]
+if subprocess.run([gpu_present], capture_output=True).returncode != 0:
+    print("SKIP: no usable CUDA device")
+    sys.exit(77)
+
+RUNS = [["--log2", "16", "--segment", str(1 << s), "--order", order, "--values"]
+        for s in range(1, 13) for order in ("asc", "desc")]
+RUNS += [["--log2", "18", "--segment", "1024", "--dist", dist, "--values"]
+         for dist in ("few-unique", "extremes", "sorted", "reversed", "equal")]
+# One key; a whole input shorter than a thread's 16 keys; lengths that pad to 2^k.
+RUNS += [["-n", "1", "--values"], ["-n", "5", "--values", "--order", "desc"],
+         ["-n", "1000", "--values"], ["-n", "3000", "--segment", "8", "--values"]]
+RUNS += [["--log2", "20", "--segment", "256"], ["--log2", "20", "--segment", "4096", "--order",
+                                                 "desc"]]
+
+failures = 0
+for arguments in RUNS:
+    command = [program, "--reps", "1", "--csv", *arguments]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    records = list(csv.DictReader(result.stdout.splitlines()))
+    ok = (result.returncode == 0 and len(records) == 1 and records[0]["validation"] == "pass" and
+          records[0]["program"] == "word_argsort")
+    print("ok  " if ok else "FAIL", " ".join(command[1:]), result.stderr.strip())
+    failures += not ok
+
+with tempfile.TemporaryDirectory() as folder:
+    # 4096 keys with many ties in arrays of 64: the indices must be each array's stable order.
+    keys = [random.Random(5).randrange(-3, 3) for _ in range(4096)]
+    keys[7], keys[100] = -2**31, 2**31 - 1
+    input_path, output_path = os.path.join(folder, "keys.bin"), os.path.join(folder, "out.bin")
+    with open(input_path, "wb") as stream:
+        stream.write(struct.pack(f"<{len(keys)}i", *keys))
+    for order in ("asc", "desc"):
+        command = [program, "--input", input_path, "--segment", "64", "--values", "--order", order,
+                   "--output", output_path, "--reps", "1"]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        with open(output_path, "rb") as stream:
+            written = stream.read()
+        indices = list(struct.unpack(f"<{len(written) // 4}i", written))
+        stable = []
+        for start in range(0, len(keys), 64):
+            row = keys[start:start + 64]
+            stable += sorted(range(64), key=lambda i: (row[i] if order == "asc" else -row[i], i))
+        ok = result.returncode == 0 and indices == stable
+        print("ok  " if ok else "FAIL", " ".join(command[1:]), "(the stable order written)",
+              result.stderr.strip())
+        failures += not ok
+
+    # Arrays longer than a tile are refused before anything is written.
+    refused_path = os.path.join(folder, "refused.bin")
+    command = [program, "--log2", "14", "--segment", "8192", "--values", "--output", refused_path]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    lines = result.stderr.strip().splitlines()
+    ok = (result.returncode == 2 and len(lines) == 1 and "at most 4096 keys" in lines[0] and
+          not os.path.exists(refused_path) and result.stdout == "")
+    print("ok  " if ok else "FAIL", " ".join(command[1:]), "(refused)", result.stderr.strip())
+    failures += not ok
+sys.exit(1 if failures else 0)

@@ -1,0 +1,172 @@
+// word_argsort: an argsort of many short arrays as two sorts of 32-bit words, on v8_batched's
+// network. An experiment of the lab (docs/11_v9_argsort.md, "Two sorts of 32-bit words"), not a
+// stage: it answers whether v9's 64-bit items are the only way to carry a key's position.
+//
+// The idea
+//   A key's position in an array of L = 2^b keys takes b bits. v9 puts the key and its position
+//   in one 64-bit item, and every compare, shuffle and shared-memory access of its network then
+//   moves 64 bits. Here the key is cut into two digits instead, each sorted with the position
+//   (or rank) in the bits it leaves free, as a radix sort that starts from the lowest digit
+//   would, with v8's 32-bit network as the sort of each digit:
+//     1. word = (low 32 - b bits of the key) << b | position; sort the words of each array.
+//        Keys equal in those bits come out in the order of their positions.
+//     2. word = (high b bits of the key) << b | rank, where rank is the word's place after
+//        step 1 and the high bits are read from the key at the position that word holds; sort
+//        again. Keys equal in the high bits come out in the order of step 1, so the result is
+//        in the order of the whole key, and equal keys in the order of their positions.
+//     3. At each place, the rank in the word gives step 1's word: the key's low bits and its
+//        position, which the output gets; the key is its two digits put back together.
+//   Arrays of 4 keys (b = 2) of 8-bit keys, for a picture: the first word holds the key's low
+//   6 bits and a 2-bit position, the second its high 2 bits and a 2-bit rank.
+//   Both sorts and all three steps run in one kernel, one block per tile of 4096 keys (v8's), so
+//   the keys are read once and the keys and positions written once. Only arrays that fit in a
+//   tile can be sorted this way: L <= 4096 with --values (longer ones are refused).
+//
+// What it measures
+//   Both sorts are v8's block_sort network, unchanged: the cost is two sorts of 32-bit keys plus
+//   the steps around them, against v9's one sort of 64-bit items (tools/experiments.py
+//   word_argsorts). Without --values it runs v8_batched's own sort of keys.
+//
+// This file compiles v8_batched/bitonic_sort.cu in (v8's folder is on the include path), so that
+// its kernel can call v8's device functions, which that file keeps to itself. v8 is not changed.
+//
+//   meson compile -C build word_argsort
+//   build/tools/word_argsort --log2 27 --segment 1024 --values
+#include "bitonic_sort.cu"
+#include "driver.h"
+#include "errors.h"
+
+namespace {
+
+// The top bit of a 32-bit word: XOR with it turns the order of unsigned words into the order of
+// ints (v8's network compares ints), and back.
+constexpr unsigned kTopBit = 0x80000000u;
+
+// A key as an unsigned word that orders like the key does in the requested order: the top bit
+// flipped (INT_MIN becomes 0, INT_MAX 0xFFFFFFFF), and every bit flipped for a descending sort.
+// Its two digits, sorted ascending, put the keys in the requested order.
+__device__ unsigned order_word(int key, bool ascending) {
+  const unsigned bits = static_cast<unsigned>(key) ^ kTopBit;
+  return ascending ? bits : ~bits;
+}
+
+// The key of an order word: order_word undone.
+__device__ int key_of(unsigned word, bool ascending) {
+  return static_cast<int>((ascending ? word : ~word) ^ kTopBit);
+}
+
+// block_sort's network (v8_batched) on the keys a thread already holds: every array of `segment`
+// keys of the tile sorted ascending. The same calls as block_sort, ascending, without the loads
+// and stores, so that the kernel below can run it twice.
+__device__ void sort_held_keys(int (&key)[kKeysPerThread], int *tile, unsigned first,
+                               unsigned tile_size, unsigned segment) {
+  const unsigned lanes = warp_lanes(blockDim.x);
+  sort_thread_keys(key, first, tile_size, segment, true);
+  bool flipped = false;
+#pragma unroll
+  for (unsigned size_bit = kRegisterBits + 1; size_bit <= kTileBits; ++size_bit) {
+    const unsigned size = 1u << size_bit;
+    if (size > tile_size || size > segment) {
+      break;
+    }
+    const bool flip = !sorts_ascending(index_in_array(first, segment), size, true);
+    flip_keys(key, flip != flipped);
+    flipped = flip;
+    merge_in_block(key, tile, size_bit - 1, 0, lanes);
+  }
+  flip_keys(key, flipped);
+}
+
+// The argsort of every array of `segment` keys (segment <= tile_size): steps 1 to 3 above. The
+// words travel through v8's network as ints, their top bit flipped (kTopBit).
+__global__ void __launch_bounds__(kBlockThreads)
+    block_word_argsort(int *keys, int *indices, unsigned tile_size, unsigned segment,
+                       bool ascending) {
+  __shared__ int tile[padded(kTileSize)];
+  // Step 1's sorted words, by their place in the tile, for step 3.
+  __shared__ unsigned first_words[kTileSize];
+  const unsigned tile_start = blockIdx.x * tile_size;
+  // Thread-major: register k holds the key at place `mine + k` of the tile.
+  const unsigned mine = threadIdx.x * kKeysPerThread;
+  const unsigned first = tile_start + mine;
+  // segment = 2^position_bits: a position takes position_bits bits, a digit the other ones.
+  const unsigned position_bits = __ffs(segment) - 1;
+  const unsigned digit_bits = 32 - position_bits;
+  const unsigned position_mask = segment - 1;
+  int key[kKeysPerThread];
+  load_thread_major(key, keys + tile_start, tile_size);
+  // Step 1: the low digit (the shift drops the high one) and the key's position in its array.
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned position = (first + k) & position_mask;
+    const unsigned word = (order_word(key[k], ascending) << position_bits) | position;
+    key[k] = static_cast<int>(word ^ kTopBit);
+  }
+  sort_held_keys(key, tile, first, tile_size, segment);
+  // Step 2: the high digit of the key each word came from, and the word's rank, its place in
+  // the array now. The key is read again from global memory, through the read-only cache: this
+  // block writes its tile only at the end, and no other block touches it. Registers past a tile
+  // shorter than a thread's keys (n < 16) hold no key: they read the tile's first key instead of
+  // one past its end, and their words are never stored. (A select of the address, not a skipped
+  // load: with the load skipped, ptxas gave the kernel more registers, and it ran slower in a
+  // probe, not recorded.)
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned word = static_cast<unsigned>(key[k]) ^ kTopBit;
+    first_words[mine + k] = word;
+    const unsigned array_start = (first + k) & ~position_mask;
+    const unsigned position = word & position_mask;
+    const unsigned place = mine + k < tile_size ? array_start + position : tile_start;
+    const int source = __ldg(keys + place);
+    const unsigned high_digit = order_word(source, ascending) >> digit_bits;
+    const unsigned rank = (first + k) & position_mask;
+    key[k] = static_cast<int>(((high_digit << position_bits) | rank) ^ kTopBit);
+  }
+  sort_held_keys(key, tile, first, tile_size, segment);
+  // Barrier: every thread's first_words must be written before any thread reads another's.
+  // (The sort's exchanges have barriers too; this one does not lean on them.)
+  __syncthreads();
+  // Step 3: the rank finds step 1's word, which holds the low digit and the position.
+  int position[kKeysPerThread];
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned word = static_cast<unsigned>(key[k]) ^ kTopBit;
+    const unsigned rank = word & position_mask;
+    const unsigned array_place = (mine + k) & ~position_mask;
+    const unsigned first_word = first_words[array_place + rank];
+    const unsigned high_digit = word >> position_bits;
+    key[k] = key_of((high_digit << digit_bits) | (first_word >> position_bits), ascending);
+    position[k] = static_cast<int>(first_word & position_mask);
+  }
+  store_thread_major(keys + tile_start, key, tile_size);
+  store_thread_major(indices + tile_start, position, tile_size);
+}
+
+// The argsort that --values runs (PairSort, sort_runner.h): one launch, for arrays that fit in
+// a tile.
+void word_argsort_segments(int *keys, int *indices, unsigned n, unsigned segment, bool ascending) {
+  if (segment > kTileSize) {
+    throw FatalError(kExitBadInput,
+                     "--values: word_argsort sorts arrays of at most " + std::to_string(kTileSize) +
+                         " keys, one tile (give --segment " + std::to_string(kTileSize) +
+                         " or less)");
+  }
+  // A single key is sorted already, and its position is 0.
+  if (n < 2) {
+    CUDA_CHECK(cudaMemsetAsync(indices, 0, sizeof(int)));
+    return;
+  }
+  const unsigned tile_size = std::min(n, kTileSize);
+  const unsigned tile_threads = std::max(1u, tile_size / kKeysPerThread);
+  block_word_argsort<<<n / tile_size, tile_threads>>>(keys, indices, tile_size, segment, ascending);
+  CHECK_LAUNCH();
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  // Keys alone: v8_batched's sort. With --values: the two sorts of words.
+  const Algorithm word_argsort{"word_argsort", Kind::kStage, bitonic_sort_segments, {},
+                               true,           nullptr,      word_argsort_segments};
+  return run_program(argc, argv, "word_argsort", {word_argsort});
+}
