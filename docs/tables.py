@@ -834,29 +834,34 @@ def item_ratio(column, segment):
     return f"{float(new[column]) / float(old[column]):.1f}x"
 
 
-def word_rows():
-    """{(stage, segment): row} of h100_words.csv (ncu_facts.py words)."""
-    return {(row["stage"], int(row["segment"])): row for row in load_csv("h100_words.csv")}
+def fact_rows(name, key):
+    """{(row[key], segment): row} of h100_NAME.csv (ncu_facts.py), in recorded order."""
+    return {(row[key], int(row["segment"])): row for row in load_csv(f"h100_{name}.csv")}
+
+
+def fact_over(name, key, mine, base, segment, column):
+    """Row `mine`'s value in one column of h100_NAME.csv over row `base`'s (rows named by their
+    `key` column), for arrays of `segment` keys; None where either is missing."""
+    rows = fact_rows(name, key)
+    row, other = rows.get((mine, segment)), rows.get((base, segment))
+    return None if row is None or other is None else float(row[column]) / float(other[column])
 
 
 def word_value(stage, column, segment):
-    """One column of h100_words.csv, as the prose quotes it."""
-    return metric_text(word_rows().get((stage, segment)), column)
+    """One column of h100_words.csv (ncu_facts.py words), as the prose quotes it."""
+    return metric_text(fact_rows("words", "stage").get((stage, segment)), column)
 
 
 def word_ratio(stage, column, segment):
     """A stage's (or word_argsort's) value in one column of h100_words.csv over v8_batched's keys
     there, for arrays of `segment` keys: '2.1x'."""
-    rows = word_rows()
-    row, keys = rows.get((stage, segment)), rows.get(("v8_batched", segment))
-    if row is None or keys is None:
-        return NOT_MEASURED
-    return f"{float(row[column]) / float(keys[column]):.1f}x"
+    over = fact_over("words", "stage", stage, "v8_batched", segment, column)
+    return NOT_MEASURED if over is None else f"{over:.1f}x"
 
 
 def pipe_rows():
     """{(variant, segment): row} of h100_pipes.csv (ncu_facts.py pipes), in recorded order."""
-    return {(row["variant"], int(row["segment"])): row for row in load_csv("h100_pipes.csv")}
+    return fact_rows("pipes", "variant")
 
 
 def pipe_value(variant, segment, column):
@@ -866,11 +871,7 @@ def pipe_value(variant, segment, column):
 
 def pipe_ratio(variant, segment, column):
     """A variant's value in one column of h100_pipes.csv over the stage's as built."""
-    rows = pipe_rows()
-    row, built = rows.get((variant, segment)), rows.get(("as built", segment))
-    if row is None or built is None:
-        return NOT_MEASURED
-    return ratio(float(row[column]) / float(built[column]))
+    return ratio(fact_over("pipes", "variant", variant, "as built", segment, column))
 
 
 # The shares of h100_pipes.csv that pipes_table shows, in its columns' order.
