@@ -177,6 +177,9 @@ def generated_blocks(tour, profile, network_dump):
         "sass-tile": lambda: tables.sass_table(
             "block_sort", ["v2_shared", "v3_warp", "v4_half_threads", "v5_bank_free"],
             ("LDG.E", "STS", "STS.64", "LDS", "LDS.64", "STG.E", "SHFL.BFLY", "BAR.SYNC.DEFER")),
+        "sass-lanes": lambda: tables.sass_kernels_table(
+            ["v8_batched", "v8_lanes_mad", "v8_round256"], ["block_sort"],
+            ("VIMNMX", "SEL", "SHFL.BFLY", "LDS", "STS", "BAR.SYNC.DEFER")),
         "sass-items": lambda: tables.sass_kernels_table(
             ["v8_batched", "v8_keys8", "v9_argsort"], ["block_sort"],
             ("VIMNMX", "ISETP", "ISETP.EX", "SEL", "SHFL.BFLY", "LDS", "LDS.64")),
@@ -395,6 +398,8 @@ INLINE_VALUES = {
     # STAGE:COLUMN:L of h100_words.csv, and its value over v8_batched's keys there.
     "word": lambda args, tour, profile: tables.word_value(args[0], args[1], int(args[2])),
     "word-ratio": lambda args, tour, profile: tables.word_ratio(args[0], args[1], int(args[2])),
+    # PROGRAM:KERNEL:OPCODE, its count in the machine code (h100_sass_memory.csv).
+    "sass": lambda args, tour, profile: tables.sass_count(args[0], args[1], args[2]),
     # VARIANT:L:COLUMN of h100_pipes.csv.
     "pipe": lambda args, tour, profile: tables.pipe_value(args[0], int(args[1]), args[2]),
     # VARIANT:L:COLUMN of h100_pipes.csv over the stage's as built.

@@ -304,14 +304,26 @@ def banks_table(stages):
             "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st/ld.sum`.\n")
 
 
-def sass_table(kernel, stages, opcodes):
+def sass_counts():
+    """{(program, kernel): {instruction: count}} of h100_sass_memory.csv (measure_banks.py
+    --sass-csv), and its rows."""
     rows = load_csv("h100_sass_memory.csv")
     counts = {}
     for row in rows:
-        if row["kernel"] == kernel and row["stage"] in stages:
-            counts.setdefault(row["stage"], {})[row["instruction"]] = row["count"]
-    body = [[f"`{stage}`"] + [counts[stage].get(op, "0") for op in opcodes]
-            for stage in stages if stage in counts]
+        counts.setdefault((row["stage"], row["kernel"]), {})[row["instruction"]] = row["count"]
+    return counts, rows
+
+
+def sass_count(program, kernel, opcode):
+    """How many OPCODE instructions the machine code of PROGRAM's KERNEL holds."""
+    counts, _ = sass_counts()
+    return counts.get((program, kernel), {}).get(opcode, "0") if counts else NOT_MEASURED
+
+
+def sass_table(kernel, stages, opcodes):
+    counts, rows = sass_counts()
+    body = [[f"`{stage}`"] + [counts[(stage, kernel)].get(op, "0") for op in opcodes]
+            for stage in stages if (stage, kernel) in counts]
     return (table([f"{kernel} of"] + [f"`{op}`" for op in opcodes], body) +
             f"\nInstructions in the machine code of `{kernel}` (each counted once however often "
             f"it runs), from `cuobjdump -sass` of the measured build ({rows[0]['gpu']}, "
@@ -320,11 +332,7 @@ def sass_table(kernel, stages, opcodes):
 
 def sass_kernels_table(stages, kernels, opcodes):
     """Like sass_table, one row per program and kernel."""
-    rows = load_csv("h100_sass_memory.csv")
-    counts = {}
-    for row in rows:
-        if row["kernel"] in kernels and row["stage"] in stages:
-            counts.setdefault((row["stage"], row["kernel"]), {})[row["instruction"]] = row["count"]
+    counts, rows = sass_counts()
     body = [[f"`{stage}`", f"`{kernel}`"] + [counts[(stage, kernel)].get(op, "0") for op in opcodes]
             for stage in stages for kernel in kernels if (stage, kernel) in counts]
     if not body:
@@ -875,13 +883,15 @@ def pipe_ratio(variant, segment, column):
 
 
 # The shares of h100_pipes.csv that pipes_table shows, in its columns' order.
-PIPE_SHARES = ("alu_pipe_pct", "fma_heavy_pipe_pct", "issue_active_pct", "achieved_occupancy_pct")
+PIPE_SHARES = ("alu_pipe_pct", "fma_heavy_pipe_pct", "lsu_pipe_pct", "issue_active_pct",
+               "achieved_occupancy_pct")
 
 
 def pipes_table():
-    """v8_batched's block_sort as built, with integer work moved to the FMA pipe, and with 32 keys
-    per thread: the sort's time (experiments.py v8_pipes) and, from Nsight Compute, what the
-    launch issued, which pipes it kept busy and how many warps it kept resident."""
+    """v8_batched's block_sort as built, with integer work moved to the FMA pipe, with 32 keys
+    per thread, and with lane steps traded for shared memory: the sort's time (experiments.py
+    v8_pipes) and, from Nsight Compute, what the launch issued, which pipes it kept busy and how
+    many warps it kept resident."""
     rows = pipe_rows()
     times = segment_times("v8_pipes")
     if not rows or not times:
@@ -896,7 +906,7 @@ def pipes_table():
                      pipe_ratio(variant, segment, "instructions")] +
                     [metric_text(row, column) for column in PIPE_SHARES])
     header = ["L", "v8_batched", "sort ms", "time / as built", "instructions / as built",
-              "ALU pipe busy", "FMA pipe (heavy half) busy", "cycles that issue",
+              "ALU pipe busy", "FMA pipe (heavy half) busy", "LSU pipe busy", "cycles that issue",
               "achieved occupancy"]
     return (table(header, body) + "\n" +
             recorded(list(rows.values()), "tools/ncu_facts.py pipes") +
@@ -904,7 +914,8 @@ def pipes_table():
             "`docs/results/h100_v8_pipes.csv`. 2^27 keys in all. Sort ms: median of 5 timed runs "
             "after one warm-up, every array checked. The rest: the second sort's block_sort "
             f"{UNDER_NCU}; busy is the share of the pipe's peak rate over the launch's active "
-            "cycles, cycles that issue the share in which a scheduler issued an instruction, "
+            "cycles (the LSU pipe issues shared-memory accesses, shuffles and barriers), cycles "
+            "that issue the share in which a scheduler issued an instruction, "
             "achieved occupancy the warp slots filled on average.\n")
 
 

@@ -17,8 +17,9 @@ does not make.
                  of 2 .. 2^14 keys (chapter 10)
   v8_pipes       v8_batched as built against two variants that move integer work from the ALU
                  pipe to the FMA pipe (flip_keys as a multiply-add; each lane step as one min of
-                 keys flipped by multiply-adds) and one with 32 keys per thread, for arrays of
-                 2 .. 2^14 keys (chapter 10)
+                 keys flipped by multiply-adds), one with 32 keys per thread and one whose merges
+                 of 256 and 512 keys trade keys through shared memory instead of shuffles, for
+                 arrays of 2 .. 2^14 keys (chapter 10)
   v9_mapping     v9_argsort's argsort (--values) as built, 8 items per thread in a 2048-item
                  tile, against v8's 16 in a 4096-item tile, for arrays of 2 .. 2^14 keys
                  (chapter 11)
@@ -58,6 +59,10 @@ does not make.
   distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 12)
   unpadded       builds v7_register_tile and v8_batched without the padding of their tile and
                  prints the programs' paths, for measure_banks.py --extra; records nothing
+  machine_code   builds the variants whose machine code measure_banks.py --sass-only counts
+                 beside the stages' (the unpadded tiles, v8 with 8 keys per thread, its lane
+                 steps as one min, its lane steps through shared memory) and prints their
+                 paths, for --extra; records nothing
   barriers       v0_naive's sort with one launch per step, the same launches as a CUDA Graph,
                  and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
@@ -199,6 +204,7 @@ def v8_pipes(runner):
         "flips as multiply-adds": runner.variant("v8_flip_mad"),
         "lane steps as one min": runner.variant("v8_lanes_mad"),
         "32 keys per thread": runner.variant("v8_keys32"),
+        "lane steps through shared memory": runner.variant("v8_round256"),
     })
 
 
@@ -228,12 +234,21 @@ def long_argsorts(runner):
     return sweep(runner, "long_argsorts", programs, sizes=[20, 24, 27])
 
 
-def unpadded_programs(runner):
-    """Builds the stages whose tile is padded without the padding, for measure_banks.py --extra;
-    records nothing."""
-    for name in ("v7_unpadded", "v8_unpadded"):
+def print_variants(runner, names):
+    """Builds the variants `names` and prints their programs' paths, for measure_banks.py
+    --extra; records nothing."""
+    for name in names:
         print(runner.variant(name)[0])
     return []
+
+
+def unpadded_programs(runner):
+    return print_variants(runner, ("v7_unpadded", "v8_unpadded"))
+
+
+def machine_code_programs(runner):
+    return print_variants(runner, ("v7_unpadded", "v8_unpadded", "v8_keys8", "v8_lanes_mad",
+                                   "v8_round256"))
 
 
 def segments(runner):
@@ -441,7 +456,8 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,
                "floats": floats, "gpus": gpus, "exchange": exchange,
                "spread": spread, "distributions": distributions,
-               "unpadded": unpadded_programs, "barriers": barriers, "copy": copy,
+               "unpadded": unpadded_programs, "machine_code": machine_code_programs,
+               "barriers": barriers, "copy": copy,
                "small_arrays": small_arrays}
 
 

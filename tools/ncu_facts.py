@@ -17,10 +17,11 @@
              logic), from the second sort's first launch of that kernel. Writes
              OUT/occupancy.csv.
   pipes      what sets the time of v8_batched's block_sort (chapter 10): as built and the
-             three variants of experiments.py v8_pipes, arrays of 128 and 1024 keys, 2^27 in
-             all: duration, instructions executed, how busy the ALU pipe and the FMA pipe's
-             heavy half (integer multiply-adds) were, the share of cycles that issued an
-             instruction, and the achieved occupancy. Writes OUT/pipes.csv.
+             four variants of experiments.py v8_pipes, arrays of 128 and 1024 keys, 2^27 in
+             all: duration, instructions executed, how busy the ALU pipe, the FMA pipe's heavy
+             half (integer multiply-adds) and the LSU pipe (shared memory, shuffles, barriers)
+             were, the share of cycles that issued an instruction, and the achieved occupancy.
+             Writes OUT/pipes.csv.
   items      what sorting 64-bit items costs (chapter 11): v8_batched's keys with v9's mapping
              (8 a thread, the variant v8_keys8), v9_argsort's keys
              and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
@@ -61,6 +62,7 @@ PIPES = {
     "smsp__inst_executed.sum": "instructions",
     "sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active": "alu_pipe_pct",
     "sm__inst_executed_pipe_fmaheavy.avg.pct_of_peak_sustained_active": "fma_heavy_pipe_pct",
+    "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active": "lsu_pipe_pct",
     "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue_active_pct",
     "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
 }
@@ -150,7 +152,9 @@ def pipes(ncu, build, runner):
                    arguments),
                   ("v8_batched", "lane steps as one min", runner.variant("v8_lanes_mad"),
                    arguments),
-                  ("v8_batched", "32 keys per thread", runner.variant("v8_keys32"), arguments)]
+                  ("v8_batched", "32 keys per thread", runner.variant("v8_keys32"), arguments),
+                  ("v8_batched", "lane steps through shared memory", runner.variant("v8_round256"),
+                   arguments)]
     return kernel_records(ncu, runner, cases, ["--metrics", ",".join(PIPES)], PIPES)
 
 
