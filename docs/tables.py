@@ -823,6 +823,8 @@ def metric_text(row, column):
         return f"{value / 2**20:.0f} MiB"
     if column in ("instructions", "shared_wavefronts", "shared_bank_conflicts"):
         return f"{value / 1e6:.0f} million"
+    if column.endswith("_stall"):
+        return f"{value:.1f} cycles"
     return f"{value:.0f}%" if column.endswith("_pct") else f"{value:g}"
 
 

@@ -20,8 +20,9 @@
              four variants of experiments.py v8_pipes, arrays of 128 and 1024 keys, 2^27 in
              all: duration, instructions executed, how busy the ALU pipe, the FMA pipe's heavy
              half (integer multiply-adds) and the LSU pipe (shared memory, shuffles, barriers)
-             were, the share of cycles that issued an instruction, and the achieved occupancy.
-             Writes OUT/pipes.csv.
+             were, the share of cycles that issued an instruction, the achieved occupancy, and
+             the cycles per issued instruction the warps waited at a barrier and on the short
+             scoreboard (shared memory, shuffles). Writes OUT/pipes.csv.
   items      what sorting 64-bit items costs (chapter 11): v8_batched's keys with v9's mapping
              (8 a thread, the variant v8_keys8), v9_argsort's keys
              and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
@@ -66,6 +67,13 @@ PIPES = {
     "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue_active_pct",
     "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
 }
+# Why a variant of v8 issues less often (chapter 10): the cycles per issued instruction its warps
+# spent waiting at a barrier and on shared memory or a shuffle (the short scoreboard), from the
+# WarpStateStats section, under either of the two names ncu versions give them.
+STALLS = {f"smsp__{form.format(reason)}.ratio": f"{reason}_stall"
+          for reason in ("barrier", "short_scoreboard")
+          for form in ("average_warp_latency_issue_stalled_{}",
+                       "average_warps_issue_stalled_{}_per_issue_active")}
 # What sorting 64-bit items costs against keys (chapter 11): per kernel launch.
 ITEMS = {
     "gpu__time_duration.sum": "duration_ns",
@@ -155,7 +163,9 @@ def pipes(ncu, build, runner):
                   ("v8_batched", "32 keys per thread", runner.variant("v8_keys32"), arguments),
                   ("v8_batched", "lane steps through shared memory", runner.variant("v8_round256"),
                    arguments)]
-    return kernel_records(ncu, runner, cases, ["--metrics", ",".join(PIPES)], PIPES)
+    return kernel_records(ncu, runner, cases,
+                          ["--section", "WarpStateStats", "--metrics", ",".join(PIPES)],
+                          {**PIPES, **STALLS})
 
 
 def items(ncu, build, runner):
@@ -191,7 +201,8 @@ def tops(ncu, build, runner):
 
 def kernel_records(ncu, runner, cases, options, columns):
     """For each case (stage, variant, program, arguments): the metrics {ncu name: column} of the
-    first launch of each kernel in the second sort (the first is the warm-up)."""
+    first launch of each kernel in the second sort (the first is the warm-up). Two names may
+    fill one column: the first that ncu printed does."""
     records = []
     for stage, variant, program, arguments in cases:
         command = program + arguments + ["--reps", "1", "--no-validate"]
@@ -210,12 +221,14 @@ def kernel_records(ncu, runner, cases, options, columns):
                      "segment": record["segment"], "kernel": course.kernel_of(name) or name,
                      "instance": name.split("(")[0]}
             for metric, column in columns.items():
-                entry[column] = profile_kernels.number(row.get(metric))
+                if entry.get(column) is None:
+                    entry[column] = profile_kernels.number(row.get(metric))
             entry.update({"gpu": record["device"], "cuda_runtime": record["cuda_runtime"],
                           "nvidia_driver": runner.driver, "date": runner.date})
             records.append(entry)
             print(f"{stage} {variant} {arguments}: {entry['instance']} "
-                  + " ".join(f"{column}={entry[column]}" for column in columns.values()),
+                  + " ".join(f"{column}={entry[column]}" for column in dict.fromkeys(
+                      columns.values())),
                   file=sys.stderr, flush=True)
     return records
 
