@@ -383,6 +383,10 @@ INLINE_VALUES = {
     # EXPERIMENT:PROGRAM:OTHER:S, PROGRAM's time over OTHER's for arrays of 2^S keys.
     "segment-ratio": lambda args, tour, profile: times_text(
         tables.segment_ratio(args[0], args[1], args[2], int(args[3]))),
+    # EXPERIMENT:PROGRAM:OTHER, the array length from which PROGRAM beats OTHER (slower at every
+    # shorter one).
+    "faster-from": lambda args, tour, profile: str(
+        tables.overtaking_length(args[0], args[1], args[2]) or "(no single crossover)"),
     # S: the fastest library argsort for arrays of 2^S keys, and its time over v9_argsort's.
     "argsort-rival": lambda args, tour, profile: tables.ARGSORT_RIVALS[
         tables.fastest_rival(tables.segment_times("argsorts"), int(args[0]),

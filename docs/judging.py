@@ -50,6 +50,18 @@ def faster_up_to(tour, stage, program):
     return best
 
 
+def faster_from(times, program, other):
+    """The log2 length from which `program` is faster than `other` in times {program: {log2
+    length: ms}}: slower at every shorter length both were measured at, faster at it and every
+    longer one. None where they do not cross exactly once."""
+    lengths = sorted(set(times.get(program, {})) & set(times.get(other, {})))
+    faster = [times[program][s] < times[other][s] for s in lengths]
+    for index, s in enumerate(lengths):
+        if index > 0 and not any(faster[:index]) and all(faster[index:]):
+            return s
+    return None
+
+
 def stages_beat_cpu_from(tour):
     """The smallest log2 n from which every stage is faster than std::sort at every larger size
     where std::sort ran (None if at no size)."""

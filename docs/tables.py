@@ -11,8 +11,8 @@ import subprocess
 
 import course
 import figures
-from judging import (against_all, against_previous, faster_up_to, prediction_verdict,
-                     spread_percent, stages_beat_cpu_from)
+from judging import (against_all, against_previous, faster_from, faster_up_to,
+                     prediction_verdict, spread_percent, stages_beat_cpu_from)
 
 DOCS = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(DOCS, "results")
@@ -771,6 +771,13 @@ def segment_ratio(name, program, other, s):
     times = segment_times(name)
     mine, theirs = times.get(program, {}).get(s), times.get(other, {}).get(s)
     return mine / theirs if mine and theirs else None
+
+
+def overtaking_length(name, program, other):
+    """judging.faster_from on the experiment `name` (segments, argsorts, word_argsorts, ...), as
+    an array length."""
+    s = faster_from(segment_times(name), program, other)
+    return None if s is None else 1 << s
 
 
 # How ncu_facts.py measures a launch, for the notes under its tables.

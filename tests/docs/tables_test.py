@@ -8,7 +8,8 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 - a stage against the one before it: the ratio of the median runs, and "faster" or "slower"
   only where every run of one beat every run of the other, else "overlap"; and against several
   rivals at once (v7 against the libraries), "faster" only where it beat every run of each;
-- up to which size one program is faster than another, and a prediction's verdict;
+- up to which size one program is faster than another, from which length one overtakes
+  another, and a prediction's verdict;
 - the share of compare-exchanges that swap, read from network_dump: none for equal keys, and
   for 16 sorted keys the 36 of 80 that tests/tools/network_dump_test.py finds by replaying the network.
 """
@@ -83,6 +84,13 @@ class Tour:
 tour = Tour({"mine": {10: 1.0, 12: 2.0, 14: 5.0}, "theirs": {10: 2.0, 12: 3.0, 14: 4.0}})
 check(judging.faster_up_to(tour, "mine", "theirs") == 12, "faster up to 2^12, slower at 2^14")
 check(judging.faster_up_to(tour, "theirs", "mine") is None, "the slower one: at no size")
+times = {"mine": {1: 3.0, 2: 3.0, 3: 2.0, 4: 1.0}, "theirs": {1: 2.0, 2: 2.5, 3: 2.5, 4: 2.0}}
+check(judging.faster_from(times, "mine", "theirs") == 3, "faster from 2^3, slower below")
+check(judging.faster_from(times, "theirs", "mine") is None, "the other way round: never from")
+times["mine"][4] = 3.0
+check(judging.faster_from(times, "mine", "theirs") is None, "slower again at 2^4: no crossover")
+times["mine"] = {1: 1.0, 2: 1.0, 3: 1.0, 4: 1.0}
+check(judging.faster_from(times, "mine", "theirs") is None, "faster everywhere: no crossover")
 check([judging.prediction_verdict(1.5, 2.0, m) for m in (1.4, 1.5, 2.0, 2.1)] ==
       ["below", "within", "within", "above"], "a prediction's verdict at and around its range")
 sys.exit(1 if failures else 0)

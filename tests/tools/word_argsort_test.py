@@ -45,7 +45,11 @@ for arguments in RUNS:
 
 with tempfile.TemporaryDirectory() as folder:
     # 4096 keys with many ties in arrays of 64: the indices must be each array's stable order.
-    keys = [random.Random(5).randrange(-3, 3) for _ in range(4096)]
+    # Arrays of 64 give a word 6 bits of position and 26 of the key's low digit, so the keys
+    # differ in both digits: multiples of 2^26 (the high digit) plus 0 .. 2 (the low one).
+    generator = random.Random(5)
+    keys = [generator.choice((-3, -2, 0, 1, 2)) * 2**26 + generator.randrange(3)
+            for _ in range(4096)]
     keys[7], keys[100] = -2**31, 2**31 - 1
     input_path, output_path = os.path.join(folder, "keys.bin"), os.path.join(folder, "out.bin")
     with open(input_path, "wb") as stream:
