@@ -308,6 +308,11 @@ INLINE_VALUES = {
     "copy": lambda args, tour, profile: (
         f"{tour.copies[0]:.0f} GB/s" if tour.copies else tables.NOT_MEASURED),
     "crossover": lambda args, tour, profile: tables.crossover_size(tour, args[0], args[1]),
+    # Q: the stage with the shortest sort of 2^Q keys in the tour.
+    "fastest-stage": lambda args, tour, profile: f"`{tables.fastest_stage(tour, int(args[0]))}`",
+    # PROGRAM:Q: how many times faster PROGRAM is than that stage.
+    "over-fastest-stage": lambda args, tour, profile: times_text(
+        tables.over_fastest_stage(tour, args[0], int(args[1]))),
     # METHOD:Q:us (microseconds per step) or METHOD:Q:ms (the sort).
     "barrier": lambda args, tour, profile: tables.barrier_value(args[0], int(args[1]), args[2]),
     # Q:gbs or Q:ms, the copy baseline at 2^Q.
@@ -383,6 +388,12 @@ INLINE_VALUES = {
     # EXPERIMENT:PROGRAM:OTHER:S, PROGRAM's time over OTHER's for arrays of 2^S keys.
     "segment-ratio": lambda args, tour, profile: times_text(
         tables.segment_ratio(args[0], args[1], args[2], int(args[3]))),
+    # PROGRAM:OTHER:Q: the tour size from which PROGRAM is faster than OTHER, among 2^Q and up.
+    "tour-faster-from": lambda args, tour, profile: tables.tour_overtaking_size(
+        tour, args[0], args[1], int(args[2])),
+    # PROGRAM:OTHER:LO:HI: the tour sizes from 2^LO to 2^HI at which PROGRAM took longer.
+    "tour-slower-at": lambda args, tour, profile: tables.tour_slower_sizes(
+        tour, args[0], args[1], int(args[2]), int(args[3])),
     # EXPERIMENT:PROGRAM:OTHER, the array length from which PROGRAM beats OTHER (slower at every
     # shorter one).
     "faster-from": lambda args, tour, profile: str(

@@ -17,11 +17,9 @@ from judging import (against_all, against_previous, faster_from, faster_up_to,
 DOCS = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(DOCS, "results")
 # The tour's recorded runs, and what each covers.
-TOUR_FILES = {"h100_tour.csv": "every program but v8_batched and later at 2^10 .. 2^28",
-              "h100_tour_2e29.csv": "the same programs at 2^29 (std::sort up to 2^28 only)",
-              "h100_tour_v8.csv": "v8_batched .. v14_multi_gpu (v14 on one GPU, `--gpus 1`) "
-                                  "at 2^10 .. 2^29, measured again when their in-thread sort "
-                                  "changed (v8_batched once more when its tile changed)"}
+TOUR_FILES = {"h100_tour.csv": "every program at 2^10 .. 2^27",
+              "h100_tour_2e28.csv": "every program at 2^28",
+              "h100_tour_2e29.csv": "every program but std::sort at 2^29"}
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
 
@@ -222,24 +220,41 @@ def readme_results(tour):
             "bandwidth; `docs/17_results.md` has the full story.\n")
 
 
-# The course's fastest stage on one array, which the results chapter sets against the libraries.
-FASTEST_STAGE = "v7_register_tile"
+# The stage the results chapter sets against the libraries at every size: v7, the last stage of
+# the single-array progression of chapters 2 to 9. Beside it the crossover table names the
+# fastest stage at each size (fastest_stage), which later stages can be.
+REFERENCE_STAGE = "v7_register_tile"
+
+
+def fastest_stage(tour, q):
+    """The stage with the shortest sort of 2^q keys in the tour, or None."""
+    timed = [(tour.time(name, q), name) for name in course.stage_names()
+             if tour.time(name, q) is not None]
+    return min(timed)[1] if timed else None
+
+
+def over_fastest_stage(tour, program, q):
+    """How many times faster `program` is than the fastest stage at 2^q."""
+    stage = fastest_stage(tour, q)
+    return tour.speedup(program, stage, q) if stage else None
 
 
 def crossover(tour):
     rows = []
     for q in tour.sizes():
-        v5, best = tour.time("v5_bank_free", q), tour.time(FASTEST_STAGE, q)
-        cells = [f"2^{q}", ms(v5), ms(best)]
-        for program in course.DEVICE_BASELINES:
-            time = tour.time(program, q)
-            cells += [ms(time), f"{best / time:.1f}x" if time and best else ""]
-        serial = tour.time("std_sort", q)
-        cells += [ms(serial), f"{serial / best:.0f}x" if serial and best else ""]
-        rows.append(cells)
-    header = ["n", "v5 ms", "v7 ms", "CUB radix ms", "v7 / radix", "CUB merge ms", "v7 / merge",
-              "thrust ms", "v7 / thrust", "std::sort ms", "std::sort / v7"]
-    return table(header, rows) + "\n" + tour.source() + "\n"
+        stage = fastest_stage(tour, q)
+        best = tour.time(stage, q)
+        libraries = [tour.time(program, q) for program in course.DEVICE_BASELINES]
+        fastest_library = min((time for time in libraries if time), default=None)
+        rows.append([f"2^{q}", ms(tour.time("v5_bank_free", q)),
+                     ms(tour.time(REFERENCE_STAGE, q)), f"`{stage}`", ms(best)] +
+                    [ms(time) for time in libraries] +
+                    [f"{best / fastest_library:.2f}x" if fastest_library else "",
+                     ms(tour.time("std_sort", q))])
+    header = ["n", "v5 ms", "v7 ms", "fastest stage", "its ms", "CUB radix ms", "CUB merge ms",
+              "thrust ms", "its time / fastest library's", "std::sort ms"]
+    return (table(header, rows, ["l", "r", "r", "l"] + ["r"] * 6) + "\n" + tour.source() +
+            " The fastest stage: of all stages, the one with the shortest sort at that size.\n")
 
 
 def size_name(q):
@@ -255,11 +270,11 @@ def cpu_crossover_size(tour):
 
 
 def totals(tour):
-    """Sort time against total time (pinned transfers included) for the fastest stage and CUB
+    """Sort time against total time (pinned transfers included) for REFERENCE_STAGE and CUB
     radix."""
     rows = []
     for q in HEADLINE_SIZES:
-        for program in (FASTEST_STAGE, "cub_radix"):
+        for program in (REFERENCE_STAGE, "cub_radix"):
             row = tour.get(program, q)
             if not row:
                 continue
@@ -778,6 +793,24 @@ def overtaking_length(name, program, other):
     an array length."""
     s = faster_from(segment_times(name), program, other)
     return None if s is None else 1 << s
+
+
+def tour_overtaking_size(tour, program, other, smallest):
+    """judging.faster_from on the tour's sizes from 2^smallest up, as "2^Q" ("no size" where
+    they do not cross exactly once there)."""
+    times = {name: {q: tour.time(name, q) for q in tour.sizes()
+                    if q >= smallest and tour.time(name, q) is not None}
+             for name in (program, other)}
+    return size_name(faster_from(times, program, other))
+
+
+def tour_slower_sizes(tour, program, other, lowest, highest):
+    """The tour's sizes from 2^lowest to 2^highest at which `program` took longer than `other`,
+    as "2^a, 2^b and 2^c" ("none" where it never did)."""
+    sizes = [f"2^{q}" for q in tour.sizes() if lowest <= q <= highest and
+             None not in (tour.time(program, q), tour.time(other, q)) and
+             tour.time(program, q) > tour.time(other, q)]
+    return " and ".join([", ".join(sizes[:-1]), sizes[-1]] if len(sizes) > 1 else sizes) or "none"
 
 
 # How ncu_facts.py measures a launch, for the notes under its tables.
@@ -1322,7 +1355,7 @@ SMALL_ARRAYS_RIVALS = ["cub_merge", "cub_radix", "thrust"]
 def small_arrays_verdicts():
     """log2 n -> against_all of v7 and the libraries in the small_arrays experiment."""
     runs = spread_runs("h100_small_arrays.csv")
-    return {q: against_all(runs, FASTEST_STAGE, SMALL_ARRAYS_RIVALS, q)
+    return {q: against_all(runs, REFERENCE_STAGE, SMALL_ARRAYS_RIVALS, q)
             for q in sorted({size for _, size in runs})}
 
 
@@ -1334,12 +1367,12 @@ def small_arrays_table():
     body = []
     for q, (fastest, speedup, verdict) in small_arrays_verdicts().items():
         cells = [f"2^{q}"]
-        for program in [FASTEST_STAGE] + SMALL_ARRAYS_RIVALS:
+        for program in [REFERENCE_STAGE] + SMALL_ARRAYS_RIVALS:
             values = runs[(program, q)]
             cells.append(f"{ms(min(values))} .. {ms(max(values))}")
         cells.append(f"{fastest}: {speedup:.2f}x, {verdict}")
         body.append(cells)
-    header = (["n"] + [f"{program} ms" for program in [FASTEST_STAGE] + SMALL_ARRAYS_RIVALS] +
+    header = (["n"] + [f"{program} ms" for program in [REFERENCE_STAGE] + SMALL_ARRAYS_RIVALS] +
               ["v7 against the fastest library"])
     runs_each = len({row["variant"] for row in rows})
     return (table(header, body) + "\n" +

@@ -91,6 +91,18 @@ times["mine"][4] = 3.0
 check(judging.faster_from(times, "mine", "theirs") is None, "slower again at 2^4: no crossover")
 times["mine"] = {1: 1.0, 2: 1.0, 3: 1.0, 4: 1.0}
 check(judging.faster_from(times, "mine", "theirs") is None, "faster everywhere: no crossover")
+# The tour's crossover from a smallest size up: faster at 2^10, slower at 2^12 .. 2^14, faster
+# from 2^16; from 2^10 up there is no single crossover, from 2^12 up it is 2^16.
+tour = Tour({"mine": {10: 1.0, 12: 3.0, 14: 5.0, 16: 6.0, 18: 7.0},
+             "theirs": {10: 2.0, 12: 2.0, 14: 4.0, 16: 7.0, 18: 8.0}})
+check(tables.tour_overtaking_size(tour, "mine", "theirs", 12) == "2^16",
+      "the tour's crossover from 2^12 up: 2^16")
+check(tables.tour_overtaking_size(tour, "mine", "theirs", 10) == "no size",
+      "from 2^10 up: faster, slower, faster again, no single crossover")
+check(tables.tour_slower_sizes(tour, "mine", "theirs", 10, 16) == "2^12 and 2^14",
+      "slower at 2^12 and 2^14 of 2^10 .. 2^16")
+check(tables.tour_slower_sizes(tour, "mine", "theirs", 16, 18) == "none", "slower at none")
+check(tables.tour_slower_sizes(tour, "mine", "theirs", 12, 12) == "2^12", "slower at one size")
 check([judging.prediction_verdict(1.5, 2.0, m) for m in (1.4, 1.5, 2.0, 2.1)] ==
       ["below", "within", "within", "above"], "a prediction's verdict at and around its range")
 sys.exit(1 if failures else 0)

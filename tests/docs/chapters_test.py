@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""docs suite: the chapters are numbered as their files are, everywhere they are named.
+
+Usage: chapters_test.py SOURCE_ROOT
+
+docs/NN_name.md is chapter NN: its heading starts "# NN. ", every link to it in the chapters and
+the README that says "chapter N" says N = NN, and the README's reading list names the chapters
+in order, each once. A chapter renumbered by hand in one place and not the others fails here.
+"""
+import os
+import re
+import sys
+
+root = os.path.abspath(sys.argv[1])
+docs = os.path.join(root, "docs")
+chapters = sorted(name for name in os.listdir(docs) if re.match(r"\d\d_.*\.md$", name))
+# "chapter 12, [text](12_v10_top_k.md)" or "[chapter 5, v3_warp](05_v3_warp.md)"; the README's
+# "[Chapter 17, results](docs/17_results.md)".
+LINK = re.compile(r"chapter (\d+)\W[^\n]*?\]\((?:docs/)?(\d\d)_[^)]*\.md\)", re.I)
+
+# The pattern itself, on a right and a wrong link.
+for sample, pair in (("Next: chapter 12, [the first K](12_v10_top_k.md).", ("12", "12")),
+                     ("[Chapter 17, results](docs/18_exercises.md)", ("17", "18"))):
+    if LINK.search(sample).groups() != pair:
+        sys.exit(f"chapters_test.py: the pattern reads {sample!r} wrong")
+
+problems = []
+for name in chapters:
+    number = int(name[:2])
+    with open(os.path.join(docs, name)) as file:
+        heading = file.readline()
+    if not heading.startswith(f"# {number}. "):
+        problems.append(f"docs/{name}: the heading should start '# {number}. ', it is "
+                        f"{heading.strip()!r}")
+
+for path in [os.path.join(docs, name) for name in chapters] + [os.path.join(root, "README.md")]:
+    with open(path) as file:
+        text = file.read()
+    for said, linked in LINK.findall(text):
+        if int(said) != int(linked):
+            problems.append(f"{os.path.relpath(path, root)}: 'chapter {said}' links to chapter "
+                            f"{int(linked)}'s file")
+
+with open(os.path.join(root, "README.md")) as file:
+    listed = re.findall(r"^(\d+)\. \[Chapter \d+[^]]*\]\(docs/(\d\d_[^)]*\.md)\)", file.read(),
+                        re.M)
+if [name for _, name in listed] != chapters:
+    problems.append(f"README.md: the reading list names {[name for _, name in listed]}, the "
+                    f"chapters are {chapters}")
+problems += [f"README.md: item {item} of the reading list is {name}" for item, name in listed
+             if int(item) != int(name[:2])]
+
+for problem in problems:
+    print(problem)
+print(f"{len(chapters)} chapters, {len(problems)} problem(s)")
+sys.exit(1 if problems else 0)
