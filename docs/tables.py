@@ -752,25 +752,27 @@ def argsort_stage_table(largest=12):
 
 
 def word_argsorts_table():
-    """tools/word_argsort's argsort (two sorts of 32-bit words) against v9's argsort, v8's keys
-    and torch.sort, all from the word_argsorts experiment (one run)."""
+    """The lab's argsorts, tools/word_argsort (two sorts of 32-bit words) and tools/rank_argsort
+    (a sort of the keys, then a search), against v9's argsort, v8's keys and torch.sort, all from
+    the word_argsorts experiment (one run)."""
     rows = load_csv("h100_word_argsorts.csv")
     times = segment_times("word_argsorts")
-    words = times.get("word_argsort", {})
+    words, ranks = times.get("word_argsort", {}), times.get("rank_argsort", {})
     if not words:
         return NOT_MEASURED + "\n"
     keys, items = times.get("v8_batched keys", {}), times.get("v9_argsort", {})
     rival = times.get("torch.sort", {})
-    body = []
-    for s in sorted(words):
-        body.append([f"2^{s} ({1 << s})", ms(keys.get(s)), ms(items.get(s)), ms(words[s]),
-                     ratio(words[s] / keys[s]) if s in keys else NOT_MEASURED,
-                     ratio(items[s] / words[s]) if s in items else NOT_MEASURED,
-                     ms(rival.get(s)),
-                     ratio(rival[s] / words[s]) if s in rival else NOT_MEASURED])
+
+    def over(numerator, denominator, s):
+        return ratio(numerator[s] / denominator[s]) if s in numerator and s in denominator \
+            else NOT_MEASURED
+
+    body = [[f"2^{s} ({1 << s})", ms(keys.get(s)), ms(items.get(s)), ms(words[s]),
+             ms(ranks.get(s)), over(words, keys, s), over(ranks, keys, s), ms(rival.get(s)),
+             over(rival, words, s), over(rival, ranks, s)] for s in sorted(words)]
     header = ["array length L", "v8 keys ms", "v9 --values ms", "word_argsort --values ms",
-              "word_argsort / v8 keys", "v9 / word_argsort", "torch.sort ms",
-              "torch.sort / word_argsort"]
+              "rank_argsort --values ms", "word_argsort / v8 keys", "rank_argsort / v8 keys",
+              "torch.sort ms", "torch.sort / word_argsort", "torch.sort / rank_argsort"]
     return (table(header, body) + "\n" +
             recorded(rows, "tools/experiments.py word_argsorts") +
             "; data: `docs/results/h100_word_argsorts.csv`. 2^27 keys in all, uniform over int32 "

@@ -38,9 +38,10 @@ does not make.
   argsorts       v9_argsort with and without --values, v8_batched, the argsorts (--values) of
                  cub_segmented and cub_packed_radix, and torch.sort, for arrays of 2 .. 2^16
                  keys, 2^27 keys in all (chapters 10 and 11)
-  word_argsorts  tools/word_argsort's argsort, two sorts of 32-bit words on v8's network,
-                 against v9_argsort's (--values), v8_batched's keys and torch.sort, for arrays
-                 of 2 .. 2^12 keys, 2^27 keys in all (chapter 11)
+  word_argsorts  the lab's argsorts on v8's network, tools/word_argsort (two sorts of 32-bit
+                 words) and tools/rank_argsort (a sort of the keys, then a search), against
+                 v9_argsort's (--values), v8_batched's keys and torch.sort, for arrays of
+                 2 .. 2^12 keys, 2^27 keys in all (chapter 11)
   tops           v10_top_k's --top K with and without --values, the sort of its runs of K keys
                  alone, its full sort, and torch.topk and torch.sort on the same rows, for K = 1
                  .. 256 of arrays of 1024 keys and K = 16 of arrays of 128 .. 2^16, 2^27 keys in
@@ -292,11 +293,12 @@ def argsorts(runner):
 
 
 def word_argsorts(runner):
-    """tools/word_argsort's argsort (two sorts of 32-bit words) against v9_argsort's (64-bit
-    items), v8_batched's keys and torch.sort, for arrays of 2 .. 2^12 keys (one tile, the most
-    word_argsort sorts)."""
+    """The lab's argsorts, tools/word_argsort (two sorts of 32-bit words) and tools/rank_argsort
+    (a sort of the keys, then a search), against v9_argsort's (64-bit items), v8_batched's keys
+    and torch.sort, for arrays of 2 .. 2^12 keys (one tile, the most the lab's argsorts sort)."""
     return row_sweep(runner, "word_argsorts", {"v8_batched keys": [], "v9_argsort": ["--values"],
-                                               "word_argsort": ["--values"]}, 12)
+                                               "word_argsort": ["--values"],
+                                               "rank_argsort": ["--values"]}, 12)
 
 
 def tops(runner):

@@ -27,14 +27,14 @@
 //   the steps around them, against v9's one sort of 64-bit items (tools/experiments.py
 //   word_argsorts). Without --values it runs v8_batched's own sort of keys.
 //
-// This file compiles v8_batched/bitonic_sort.cu in (v8's folder is on the include path), so that
-// its kernel can call v8's device functions, which that file keeps to itself. v8 is not changed.
+// This file compiles v8_batched/bitonic_sort.cu in (held_sort.cuh; v8's folder is on the
+// include path), so that its kernel can call v8's device functions, which that file keeps to
+// itself. v8 is not changed.
 //
 //   meson compile -C build word_argsort
 //   build/tools/word_argsort --log2 27 --segment 1024 --values
-#include "bitonic_sort.cu"
 #include "driver.h"
-#include "errors.h"
+#include "held_sort.cuh"
 
 namespace {
 
@@ -53,28 +53,6 @@ __device__ unsigned order_word(int key, bool ascending) {
 // The key of an order word: order_word undone.
 __device__ int key_of(unsigned word, bool ascending) {
   return static_cast<int>((ascending ? word : ~word) ^ kTopBit);
-}
-
-// block_sort's network (v8_batched) on the keys a thread already holds: every array of `segment`
-// keys of the tile sorted ascending. The same calls as block_sort, ascending, without the loads
-// and stores, so that the kernel below can run it twice.
-__device__ void sort_held_keys(int (&key)[kKeysPerThread], int *tile, unsigned first,
-                               unsigned tile_size, unsigned segment) {
-  const unsigned lanes = warp_lanes(blockDim.x);
-  sort_thread_keys(key, first, tile_size, segment, true);
-  bool flipped = false;
-#pragma unroll
-  for (unsigned size_bit = kRegisterBits + 1; size_bit <= kTileBits; ++size_bit) {
-    const unsigned size = 1u << size_bit;
-    if (size > tile_size || size > segment) {
-      break;
-    }
-    const bool flip = !sorts_ascending(index_in_array(first, segment), size, true);
-    flip_keys(key, flip != flipped);
-    flipped = flip;
-    merge_in_block(key, tile, size_bit - 1, 0, lanes);
-  }
-  flip_keys(key, flipped);
 }
 
 // The argsort of every array of `segment` keys (segment <= tile_size): steps 1 to 3 above. The
@@ -142,24 +120,9 @@ __global__ void __launch_bounds__(kBlockThreads)
   store_thread_major(indices + tile_start, position, tile_size);
 }
 
-// The argsort that --values runs (PairSort, sort_runner.h): one launch, for arrays that fit in
-// a tile.
+// The argsort that --values runs: one launch of block_word_argsort.
 void word_argsort_segments(int *keys, int *indices, unsigned n, unsigned segment, bool ascending) {
-  if (segment > kTileSize) {
-    throw FatalError(kExitBadInput,
-                     "--values: word_argsort sorts arrays of at most " + std::to_string(kTileSize) +
-                         " keys, one tile (give --segment " + std::to_string(kTileSize) +
-                         " or less)");
-  }
-  // A single key is sorted already, and its position is 0.
-  if (n < 2) {
-    CUDA_CHECK(cudaMemsetAsync(indices, 0, sizeof(int)));
-    return;
-  }
-  const unsigned tile_size = std::min(n, kTileSize);
-  const unsigned tile_threads = std::max(1u, tile_size / kKeysPerThread);
-  block_word_argsort<<<n / tile_size, tile_threads>>>(keys, indices, tile_size, segment, ascending);
-  CHECK_LAUNCH();
+  launch_tile_argsort(block_word_argsort, "word_argsort", keys, indices, n, segment, ascending);
 }
 
 }  // namespace
