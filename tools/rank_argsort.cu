@@ -8,7 +8,8 @@
 //   it, which a binary search of the sorted array finds in log2 L steps. Equal keys share that
 //   number; each takes the next free place after it, counted by an atomic add in shared memory,
 //   so the equal keys of an array fill their places in no set order (an argsort may break ties
-//   either way: README, "Limits"). The key's position goes to its place. The steps:
+//   either way: README, "Running a stage", --values). The key's position goes to its place.
+//   The steps:
 //     1. sort the keys of each array with v8's 32-bit network, ascending (descending sorts
 //        ~key, which reverses the order of ints);
 //     2. put the sorted keys in shared memory, and a count of 0 at every place;
@@ -35,7 +36,7 @@
 
 namespace {
 
-// Key `k` as the network sorts it: ascending as it is, descending as ~k (~INT_MIN is INT_MAX).
+// A key as the network sorts it: ascending as it is, descending as ~key (~INT_MIN is INT_MAX).
 // Applied twice it gives the key back.
 __device__ int sort_key(int key, bool ascending) {
   return ascending ? key : ~key;
@@ -45,8 +46,8 @@ __device__ int sort_key(int key, bool ascending) {
 // k's array of `length` sorted keys (a power of two) and ends at the first place whose key is not
 // smaller than key k, when key k is one of them. Each step adds `step` where the key at
 // place[k] + step - 1, the last of the next `step`, is still smaller: a greedy sum of powers of
-// two, log2 length steps. The keys take their steps together, so that the 16 loads of a step
-// are in flight at once. Example, the sorted keys (0, 1, 3, 3) and key 3: step 2 tests place 1
+// two, log2 length steps. The keys take their steps together, so that the 16 loads of a step can
+// be in flight at once. Example, the sorted keys (0, 1, 3, 3) and key 3: step 2 tests place 1
 // (key 1 < 3: place 2), step 1 tests place 2 (key 3, not smaller): place 2.
 __device__ void find_places(unsigned (&place)[kKeysPerThread], const int (&key)[kKeysPerThread],
                             const int *tile, unsigned length, unsigned held) {
