@@ -49,9 +49,10 @@ for arguments in RUNS:
     failures += not ok
 
 with tempfile.TemporaryDirectory() as folder:
-    # 4096 keys with many ties in arrays of 64: the indices must be each array's stable order.
+    # 4096 keys with many ties in arrays of 64: word_argsort's indices must be each array's
+    # stable order, rank_argsort's a permutation of each array that puts its keys in order.
     # Arrays of 64 give a word 6 bits of position and 26 of the key's low digit, so the keys
-    # differ in both digits: multiples of 2^26 (the high digit) plus 0 .. 2 (the low one).
+    # differ in both of word_argsort's digits: multiples of 2^26 (the high digit) plus 0 .. 2.
     generator = random.Random(5)
     keys = [generator.choice((-3, -2, 0, 1, 2)) * 2**26 + generator.randrange(3)
             for _ in range(4096)]
