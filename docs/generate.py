@@ -394,10 +394,10 @@ INLINE_VALUES = {
     # PROGRAM:OTHER:LO:HI: the tour sizes from 2^LO to 2^HI at which PROGRAM took longer.
     "tour-slower-at": lambda args, tour, profile: tables.tour_slower_sizes(
         tour, args[0], args[1], int(args[2]), int(args[3])),
-    # EXPERIMENT:PROGRAM:OTHER, the array length from which PROGRAM beats OTHER (slower at every
-    # shorter one).
+    # EXPERIMENT:PROGRAM:OTHER[:S], the array length from which PROGRAM beats OTHER (slower at
+    # every shorter one), among the lengths from 2^S up (all of them without S).
     "faster-from": lambda args, tour, profile: str(
-        tables.overtaking_length(args[0], args[1], args[2]) or "(no single crossover)"),
+        tables.overtaking_length(*args[:3], *map(int, args[3:])) or "(no single crossover)"),
     # S: the fastest library argsort for arrays of 2^S keys, and its time over v9_argsort's.
     "argsort-rival": lambda args, tour, profile: tables.ARGSORT_RIVALS[
         tables.fastest_rival(tables.segment_times("argsorts"), int(args[0]),

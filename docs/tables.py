@@ -32,6 +32,11 @@ def load_csv(name):
         return list(csv.DictReader(file))
 
 
+def spoken_list(words):
+    """'a, b and c' (or the one word, or '' for none)."""
+    return " and ".join([", ".join(words[:-1]), words[-1]] if len(words) > 1 else words)
+
+
 def log2(n):
     return int(n).bit_length() - 1
 
@@ -121,9 +126,7 @@ class Tour:
     def source(self):
         if not self.rows:
             return "(no tour recorded yet: run tools/tour.py on a GPU)"
-        copies = [f"{copy:.0f}" for copy in self.copies]
-        copies = ", ".join(copies[:-1]) + " and " + copies[-1] if len(copies) > 1 else \
-            "".join(copies)
+        copies = spoken_list([f"{copy:.0f}" for copy in self.copies])
         days = {row.get("date") for row in self.rows}
         count = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
                  8: "Eight"}.get(len(self.files), str(len(self.files)))
@@ -790,10 +793,12 @@ def segment_ratio(name, program, other, s):
     return mine / theirs if mine and theirs else None
 
 
-def overtaking_length(name, program, other):
-    """judging.faster_from on the experiment `name` (segments, argsorts, word_argsorts, ...), as
-    an array length."""
-    s = faster_from(segment_times(name), program, other)
+def overtaking_length(name, program, other, smallest=0):
+    """judging.faster_from on the experiment `name` (segments, argsorts, word_argsorts, ...), on
+    its array lengths from 2^smallest up, as an array length."""
+    times = {run: {s: time for s, time in by_length.items() if s >= smallest}
+             for run, by_length in segment_times(name).items()}
+    s = faster_from(times, program, other)
     return None if s is None else 1 << s
 
 
@@ -812,7 +817,7 @@ def tour_slower_sizes(tour, program, other, lowest, highest):
     sizes = [f"2^{q}" for q in tour.sizes() if lowest <= q <= highest and
              None not in (tour.time(program, q), tour.time(other, q)) and
              tour.time(program, q) > tour.time(other, q)]
-    return " and ".join([", ".join(sizes[:-1]), sizes[-1]] if len(sizes) > 1 else sizes) or "none"
+    return spoken_list(sizes) or "none"
 
 
 # How ncu_facts.py measures a launch, for the notes under its tables.

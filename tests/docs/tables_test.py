@@ -103,6 +103,18 @@ check(tables.tour_slower_sizes(tour, "mine", "theirs", 10, 16) == "2^12 and 2^14
       "slower at 2^12 and 2^14 of 2^10 .. 2^16")
 check(tables.tour_slower_sizes(tour, "mine", "theirs", 16, 18) == "none", "slower at none")
 check(tables.tour_slower_sizes(tour, "mine", "theirs", 12, 12) == "2^12", "slower at one size")
+# An experiment's crossover from a smallest length up (segment_times replaced by made-up runs):
+# faster at 2^1, slower at 2^2 and 2^3, faster from 2^4.
+recorded_times, tables.segment_times = tables.segment_times, lambda name: {
+    "mine": {1: 1.0, 2: 3.0, 3: 3.0, 4: 1.0, 5: 1.0}, "theirs": {s: 2.0 for s in range(1, 6)}}
+check(tables.overtaking_length("made-up", "mine", "theirs") is None,
+      "over every length: faster, slower, faster again, no single crossover")
+check(tables.overtaking_length("made-up", "mine", "theirs", 2) == 16,
+      "from 2^2 up: faster from 16 keys")
+tables.segment_times = recorded_times
+check(tables.spoken_list(["2^12", "2^14", "2^15"]) == "2^12, 2^14 and 2^15" and
+      tables.spoken_list(["2^12"]) == "2^12" and tables.spoken_list([]) == "",
+      "lists of three, one and none")
 check([judging.prediction_verdict(1.5, 2.0, m) for m in (1.4, 1.5, 2.0, 2.1)] ==
       ["below", "within", "within", "above"], "a prediction's verdict at and around its range")
 sys.exit(1 if failures else 0)
