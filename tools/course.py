@@ -144,7 +144,9 @@ def variants(path=VARIANTS_FILE):
         if not found or not arrow or not old:
             raise ValueError(f"variants.txt:{number}: expected an indented 'OLD => NEW' under a "
                              "variant's line")
-        last.edits.append((old, new))
+        # "\\n" in an edit stands for a line break: an edit may span lines where no one line is
+        # unique (two kernels declared alike).
+        last.edits.append((old.replace("\\n", "\n"), new.replace("\\n", "\n")))
     return found
 
 

@@ -17,8 +17,9 @@ does not make.
                  of 2 .. 2^14 keys (chapter 10)
   v8_pipes       v8_batched as built against two variants that move integer work from the ALU
                  pipe to the FMA pipe (flip_keys as a multiply-add; each lane step as one min of
-                 keys flipped by multiply-adds), one with 32 keys per thread and one whose merges
-                 of 256 and 512 keys trade keys through shared memory instead of shuffles, for
+                 keys flipped by multiply-adds), one with 32 keys per thread, one whose merges
+                 of 256 and 512 keys trade keys through shared memory instead of shuffles, and
+                 one whose block_sort is capped at 40 registers so that six blocks fit an SM, for
                  arrays of 2 .. 2^14 keys (chapter 10)
   v9_mapping     v9_argsort's argsort (--values) as built, 8 items per thread in a 2048-item
                  tile, against v8's 16 in a 4096-item tile, for arrays of 2 .. 2^14 keys
@@ -206,6 +207,7 @@ def v8_pipes(runner):
         "lane steps as one min": runner.variant("v8_lanes_mad"),
         "32 keys per thread": runner.variant("v8_keys32"),
         "lane steps through shared memory": runner.variant("v8_round256"),
+        "six blocks an SM": runner.variant("v8_blocks6"),
     })
 
 

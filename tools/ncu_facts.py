@@ -17,12 +17,14 @@
              logic), from the second sort's first launch of that kernel. Writes
              OUT/occupancy.csv.
   pipes      what sets the time of v8_batched's block_sort (chapter 10): as built and the
-             four variants of experiments.py v8_pipes, arrays of 128 and 1024 keys, 2^27 in
+             five variants of experiments.py v8_pipes, arrays of 128 and 1024 keys, and as
+             built and six blocks an SM (v8_blocks6) on arrays of 16 keys, 2^27 keys in
              all: duration, instructions executed, how busy the ALU pipe, the FMA pipe's heavy
-             half (integer multiply-adds) and the LSU pipe (shared memory, shuffles, barriers)
-             were, the share of cycles that issued an instruction, the achieved occupancy, and
-             the cycles per issued instruction the warps waited at a barrier and on the short
-             scoreboard (shared memory, shuffles). Writes OUT/pipes.csv.
+             half (integer multiply-adds), the LSU pipe (shared memory, shuffles, barriers) and
+             DRAM were, the share of cycles that issued an instruction, the achieved and
+             theoretical occupancy, and the cycles per issued instruction the warps waited at a
+             barrier, on the short scoreboard (shared memory, shuffles) and on the long one
+             (global memory). Writes OUT/pipes.csv.
   items      what sorting 64-bit items costs (chapter 11): v8_batched's keys with v9's mapping
              (8 a thread, the variant v8_keys8), v9_argsort's keys
              and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
@@ -66,12 +68,15 @@ PIPES = {
     "sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active": "lsu_pipe_pct",
     "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue_active_pct",
     "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
+    "sm__maximum_warps_per_active_cycle_pct": "theoretical_occupancy_pct",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed": "dram_busy_pct",
 }
 # Why a variant of v8 issues less often (chapter 10): the cycles per issued instruction its warps
-# spent waiting at a barrier and on shared memory or a shuffle (the short scoreboard), from the
-# WarpStateStats section, under either of the two names ncu versions give them.
+# spent waiting at a barrier, on shared memory or a shuffle (the short scoreboard) and on global
+# memory (the long scoreboard), from the WarpStateStats section, under either of the two names
+# ncu versions give them.
 STALLS = {f"smsp__{form.format(reason)}.ratio": f"{reason}_stall"
-          for reason in ("barrier", "short_scoreboard")
+          for reason in ("barrier", "short_scoreboard", "long_scoreboard")
           for form in ("average_warp_latency_issue_stalled_{}",
                        "average_warps_issue_stalled_{}_per_issue_active")}
 # What sorting 64-bit items costs against keys (chapter 11): per kernel launch.
@@ -152,17 +157,21 @@ def occupancy(ncu, build, runner):
 
 def pipes(ncu, build, runner):
     cases = []
-    for segment in ("128", "1024"):
+    for segment in ("16", "128", "1024"):
         arguments = ["--log2", "27", "--segment", segment]
-        cases += [("v8_batched", "as built", course.program_command(build, "v8_batched"),
-                   arguments),
-                  ("v8_batched", "flips as multiply-adds", runner.variant("v8_flip_mad"),
-                   arguments),
-                  ("v8_batched", "lane steps as one min", runner.variant("v8_lanes_mad"),
-                   arguments),
-                  ("v8_batched", "32 keys per thread", runner.variant("v8_keys32"), arguments),
-                  ("v8_batched", "lane steps through shared memory", runner.variant("v8_round256"),
-                   arguments)]
+        cases.append(("v8_batched", "as built", course.program_command(build, "v8_batched"),
+                      arguments))
+        # At 16 keys an array the keys are read and written once and compared little: only
+        # whether more resident warps help is asked there.
+        if segment != "16":
+            cases += [("v8_batched", "flips as multiply-adds", runner.variant("v8_flip_mad"),
+                       arguments),
+                      ("v8_batched", "lane steps as one min", runner.variant("v8_lanes_mad"),
+                       arguments),
+                      ("v8_batched", "32 keys per thread", runner.variant("v8_keys32"), arguments),
+                      ("v8_batched", "lane steps through shared memory",
+                       runner.variant("v8_round256"), arguments)]
+        cases.append(("v8_batched", "six blocks an SM", runner.variant("v8_blocks6"), arguments))
     return kernel_records(ncu, runner, cases,
                           ["--section", "WarpStateStats", "--metrics", ",".join(PIPES)],
                           {**PIPES, **STALLS})
