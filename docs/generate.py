@@ -319,6 +319,8 @@ INLINE_VALUES = {
     "copy-at": lambda args, tour, profile: tables.copy_value(int(args[0]), args[1]),
     "small-arrays-faster": lambda args, tour, profile: tables.small_arrays_faster(),
     "library-kernels": lambda args, tour, profile: tables.library_kernels(args[0], int(args[1])),
+    # S:COLUMN of h100_packed_kernels.csv: cub_packed_radix on arrays of 2^S keys.
+    "packed": lambda args, tour, profile: tables.packed_value(int(args[0]), args[1]),
     # STAGE:VARIANT:Q:KERNEL:COLUMN[:STEPS] of h100_occupancy.csv.
     "occupancy-fact": lambda args, tour, profile: tables.occupancy_value(
         args[0], args[1], int(args[2]), with_steps(args[3], args, 5), args[4]),

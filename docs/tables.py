@@ -1431,6 +1431,15 @@ def library_kernels(program, q):
     return NOT_MEASURED
 
 
+def packed_value(q, column):
+    """One column (word_bits, radix_passes, kernels_per_sort) of h100_packed_kernels.csv
+    (ncu_facts.py packed): cub_packed_radix sorting arrays of 2^q keys."""
+    for row in load_csv("h100_packed_kernels.csv"):
+        if log2(row["segment"]) == q:
+            return row[column]
+    return NOT_MEASURED
+
+
 def occupancy_value(stage, variant, q, instance, column):
     """One column of h100_occupancy.csv: the kernel whose instance name ends with `instance`
     (block_sort, multistep<6>), of that stage and variant at 2^q."""

@@ -37,6 +37,11 @@
              keys with --values, 2^27 keys in all: for each kernel, the metrics of items and
              how busy DRAM and the L1/shared-memory pipe were, and the shared-memory bank
              conflicts. Writes OUT/top_kernels.csv.
+  packed     how many kernels one cub_packed_radix sort launches, and how many of them are
+             radix passes (DeviceRadixSortOnesweepKernel), for arrays of 2^10, 2^11 and 2^20
+             keys and one array, 2^27 keys in all (chapter 10): its words have 32 bits more
+             than log2 of the number of arrays to sort. Found as for libraries. Writes
+             OUT/packed_kernels.csv.
 
 ncu runs as in profile_kernels.py (--clock-control none, --cache-control none); metric names
 are ncu's own, read from its raw CSV page.
@@ -107,8 +112,28 @@ def kernels_of_run(ncu, command):
 
 
 def short_name(name):
-    """A library kernel's name without its template arguments and parameters."""
+    """A kernel's name without its template arguments and parameters, and without the name ncu
+    gives an anonymous namespace (the baselines' own kernels are in one)."""
+    for anonymous in ("<unnamed>::", "(anonymous namespace)::"):
+        name = name.replace(anonymous, "")
     return name.split("<")[0].split("(")[0].strip()
+
+
+def kernels_of_one_sort(ncu, command, what):
+    """The record of one run of `command` (a program and its options, without --reps) and the
+    kernels one of its sorts launches: those of a run with two timed sorts past those of a run
+    with one (the warm-up and whatever the program launches besides are in both)."""
+    code, record, errors = course.run_record(command + ["--reps", "1"])
+    if code != 0:
+        sys.exit(f"{' '.join(command)} failed: {errors}")
+    one = kernels_of_run(ncu, command + ["--reps", "1"])
+    two = kernels_of_run(ncu, command + ["--reps", "2"])
+    if len(two) <= len(one) or two[:len(one)] != one:
+        sys.exit(f"{what}: the runs of one and two sorts do not differ by one sort's kernels "
+                 f"({len(one)} and {len(two)} kernels)")
+    extra = two[len(one):]
+    print(f"{what}: {len(extra)} kernels per sort", file=sys.stderr, flush=True)
+    return record, extra
 
 
 def libraries(ncu, build, runner):
@@ -116,22 +141,29 @@ def libraries(ncu, build, runner):
     for program in course.DEVICE_BASELINES:
         for q in SIZES:
             command = course.program_command(build, program) + ["--log2", str(q), "--no-validate"]
-            code, record, errors = course.run_record(command + ["--reps", "1"])
-            if code != 0:
-                sys.exit(f"{' '.join(command)} failed: {errors}")
-            one = kernels_of_run(ncu, command + ["--reps", "1"])
-            two = kernels_of_run(ncu, command + ["--reps", "2"])
-            # The second run has one sort more; its last kernels are that sort's.
-            extra = two[len(one):]
-            if len(two) <= len(one) or two[:len(one)] != one:
-                sys.exit(f"{program} at 2^{q}: the runs of one and two sorts do not differ by "
-                         f"one sort's kernels ({len(one)} and {len(two)} kernels)")
+            record, extra = kernels_of_one_sort(ncu, command, f"{program} at 2^{q}")
             names = sorted({short_name(name) for name in extra})
-            print(f"{program} 2^{q}: {len(extra)} kernels per sort", file=sys.stderr, flush=True)
             records.append({"program": program, "n": 1 << q, "kernels_per_sort": len(extra),
                             "distinct_kernels": len(names), "kernel_names": " ".join(names),
                             "gpu": record["device"], "cuda_runtime": record["cuda_runtime"],
                             "nvidia_driver": runner.driver, "date": runner.date})
+    return records
+
+
+def packed(ncu, build, runner):
+    records = []
+    for log2_segment in (10, 11, 20, 27):
+        command = course.program_command(build, "cub_packed_radix") + [
+            "--log2", "27", "--segment", str(1 << log2_segment), "--no-validate"]
+        record, extra = kernels_of_one_sort(ncu, command,
+                                            f"cub_packed_radix, arrays of 2^{log2_segment}")
+        passes = [name for name in extra if short_name(name).endswith("OnesweepKernel")]
+        records.append({"program": "cub_packed_radix", "n": 1 << 27,
+                        "segment": 1 << log2_segment, "word_bits": 32 + 27 - log2_segment,
+                        "kernels_per_sort": len(extra), "radix_passes": len(passes),
+                        "kernel_names": " ".join(sorted({short_name(name) for name in extra})),
+                        "gpu": record["device"], "cuda_runtime": record["cuda_runtime"],
+                        "nvidia_driver": runner.driver, "date": runner.date})
     return records
 
 
@@ -245,7 +277,7 @@ def kernel_records(ncu, runner, cases, options, columns):
 FACTS = {"libraries": ("library_kernels.csv", libraries),
          "occupancy": ("occupancy.csv", occupancy), "pipes": ("pipes.csv", pipes),
          "items": ("items.csv", items), "words": ("words.csv", words),
-         "tops": ("top_kernels.csv", tops)}
+         "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed)}
 
 
 def main():
