@@ -18,10 +18,12 @@
              OUT/occupancy.csv.
   pipes      what sets the time of v8_batched's block_sort (chapter 10): as built and the
              five variants of experiments.py v8_pipes, arrays of 128 and 1024 keys, and as
-             built and six blocks an SM (v8_blocks6) on arrays of 16 keys, 2^27 keys in
+             built, 8 keys per thread (v8_keys8) and six blocks an SM (v8_blocks6) on arrays
+             of 16 keys, 2^27 keys in
              all: duration, instructions executed, how busy the ALU pipe, the FMA pipe's heavy
              half (integer multiply-adds), the LSU pipe (shared memory, shuffles, barriers) and
-             DRAM were, the share of cycles that issued an instruction, the achieved and
+             DRAM were, the bytes DRAM read and wrote, the sectors the L1 wrote to L2, the
+             share of cycles that issued an instruction, the achieved and
              theoretical occupancy, and the cycles per issued instruction the warps waited at a
              barrier, on the short scoreboard (shared memory, shuffles) and on the long one
              (global memory). Writes OUT/pipes.csv.
@@ -75,6 +77,9 @@ PIPES = {
     "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
     "sm__maximum_warps_per_active_cycle_pct": "theoretical_occupancy_pct",
     "dram__throughput.avg.pct_of_peak_sustained_elapsed": "dram_busy_pct",
+    "dram__bytes_read.sum": "dram_read_bytes",
+    "dram__bytes_write.sum": "dram_write_bytes",
+    "lts__t_sectors_srcunit_tex_op_write.sum": "l2_write_sectors",
 }
 # Why a variant of v8 issues less often (chapter 10): the cycles per issued instruction its warps
 # spent waiting at a barrier, on shared memory or a shuffle (the short scoreboard) and on global
@@ -193,9 +198,13 @@ def pipes(ncu, build, runner):
         arguments = ["--log2", "27", "--segment", segment]
         cases.append(("v8_batched", "as built", course.program_command(build, "v8_batched"),
                       arguments))
-        # At 16 keys an array the keys are read and written once and compared little: only
-        # whether more resident warps help is asked there.
-        if segment != "16":
+        # At 16 keys an array the keys are read and written once and compared little: there
+        # the question is why 8 keys a thread (v9's mapping) are faster, and whether more
+        # resident warps are why.
+        if segment == "16":
+            cases.append(("v8_batched", "8 keys per thread", runner.variant("v8_keys8"),
+                          arguments))
+        else:
             cases += [("v8_batched", "flips as multiply-adds", runner.variant("v8_flip_mad"),
                        arguments),
                       ("v8_batched", "lane steps as one min", runner.variant("v8_lanes_mad"),
