@@ -17,16 +17,16 @@
              logic), from the second sort's first launch of that kernel. Writes
              OUT/occupancy.csv.
   pipes      what sets the time of v8_batched's block_sort (chapter 10): as built and the
-             five variants of experiments.py v8_pipes, arrays of 128 and 1024 keys, and as
-             built, 8 keys per thread (v8_keys8) and six blocks an SM (v8_blocks6) on arrays
-             of 16 keys, 2^27 keys in
-             all: duration, instructions executed, how busy the ALU pipe, the FMA pipe's heavy
-             half (integer multiply-adds), the LSU pipe (shared memory, shuffles, barriers) and
-             DRAM were, the bytes DRAM read and wrote, the sectors the L1 wrote to L2, the
-             share of cycles that issued an instruction, the achieved and
-             theoretical occupancy, and the cycles per issued instruction the warps waited at a
-             barrier, on the short scoreboard (shared memory, shuffles) and on the long one
-             (global memory). Writes OUT/pipes.csv.
+             variants of experiments.py v8_pipes but v8_lane_store (which chapter 10 times
+             only) on arrays of 128 and 1024 keys; as built, 8 keys per thread (v8_keys8) and
+             six blocks an SM (v8_blocks6) on arrays of 16 keys; 2^27 keys in all: duration,
+             instructions executed, how busy the ALU pipe, the FMA pipe's heavy half (integer
+             multiply-adds), the LSU pipe (shared memory, shuffles, barriers) and DRAM were,
+             the bytes DRAM read and wrote, the sectors the L1 wrote to L2, the share of cycles
+             that issued an instruction, the achieved and theoretical occupancy, and the cycles
+             per issued instruction the warps waited at a barrier, on the short scoreboard
+             (shared memory, shuffles) and on the long one (global memory). Writes
+             OUT/pipes.csv.
   items      what sorting 64-bit items costs (chapter 11): v8_batched's keys with v9's mapping
              (8 a thread, the variant v8_keys8), v9_argsort's keys
              and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
