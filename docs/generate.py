@@ -415,6 +415,13 @@ INLINE_VALUES = {
     # STAGE:COLUMN:L of h100_words.csv, and its value over v8_batched's keys there.
     "word": lambda args, tour, profile: tables.word_value(args[0], args[1], int(args[2])),
     "word-ratio": lambda args, tour, profile: tables.word_ratio(args[0], args[1], int(args[2])),
+    # STAGE:L of h100_words.csv: its instructions over v8's, over its issue rate over v8's.
+    "word-issue-ratio": lambda args, tour, profile: tables.word_issue_ratio(args[0],
+                                                                            int(args[1])),
+    # VARIANT:KERNEL:WHAT[:STAGE] of v13's (or its variant STAGE's) launches of one long array
+    # (h100_long_items.csv), and KERNEL:WHAT[:STAGE], keys and indices over keys alone.
+    "long-items": lambda args, tour, profile: tables.long_items_value(*args),
+    "long-items-ratio": lambda args, tour, profile: tables.long_items_ratio(*args),
     # PROGRAM:KERNEL:OPCODE, its count in the machine code (h100_sass_memory.csv).
     "sass": lambda args, tour, profile: tables.sass_count(args[0], args[1], args[2]),
     # VARIANT:L:COLUMN of h100_pipes.csv.

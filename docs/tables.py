@@ -869,8 +869,11 @@ def metric_text(row, column):
     if column.endswith("_bytes"):
         return f"{value / 2**20:.0f} MiB"
     if column in ("instructions", "shared_wavefronts", "shared_bank_conflicts",
-                  "l2_write_sectors"):
-        return f"{value / 1e6:.0f} million"
+                  "l2_write_sectors", "l2_read_sectors"):
+        # Below 10 million one decimal, so that half a million does not read as none or one.
+        if value == 0:
+            return "none"
+        return f"{value / 1e6:.{1 if value < 1e7 else 0}f} million"
     if column.endswith("_stall"):
         return f"{value:.1f} cycles"
     return f"{value:.0f}%" if column.endswith("_pct") else f"{value:g}"
@@ -915,6 +918,62 @@ def word_ratio(stage, column, segment):
     there, for arrays of `segment` keys: '2.1x'."""
     over = fact_over("words", "stage", stage, "v8_batched", segment, column)
     return NOT_MEASURED if over is None else f"{over:.1f}x"
+
+
+def word_issue_ratio(stage, segment):
+    """What a stage's (or a lab program's) instructions and issue rate in h100_words.csv predict
+    for its time over v8_batched's keys: the instructions over v8's, divided by the share of
+    cycles that issued an instruction over v8's. '2.4x'."""
+    instructions = fact_over("words", "stage", stage, "v8_batched", segment, "instructions")
+    issue = fact_over("words", "stage", stage, "v8_batched", segment, "issue_active_pct")
+    return NOT_MEASURED if instructions is None or issue is None else \
+        f"{instructions / issue:.1f}x"
+
+
+def long_items(variant, kernel, stage="v13_any_bits"):
+    """The launches of `kernel` in the sort of one long array by v13_any_bits (or its variant
+    `stage`), keys alone or keys and indices (`variant`, h100_long_items.csv): their count, total time (ns), DRAM bytes, the
+    time-weighted share of DRAM busy, the mean achieved occupancy and the registers a thread;
+    None if not recorded."""
+    rows = [row for row in load_csv("h100_long_items.csv")
+            if row["stage"] == stage and row["variant"] == variant and row["kernel"] == kernel]
+    if not rows:
+        return None
+    time = sum(float(row["duration_ns"]) for row in rows)
+    return {"launches": len(rows), "ns": time,
+            "bytes": sum(float(row["dram_read_bytes"]) + float(row["dram_write_bytes"])
+                         for row in rows),
+            "dram_busy_pct": sum(float(row["dram_busy_pct"]) * float(row["duration_ns"])
+                                 for row in rows) / time,
+            "achieved_occupancy_pct": sum(float(row["achieved_occupancy_pct"])
+                                          for row in rows) / len(rows),
+            "registers": int(float(rows[0]["registers"]))}
+
+
+def long_items_value(variant, kernel, what, stage="v13_any_bits"):
+    """One figure of long_items as the prose quotes it: ms (all launches), gb_s (their DRAM
+    bytes over their time), dram_busy_pct, achieved_occupancy_pct, registers or launches."""
+    launches = long_items(variant, kernel, stage)
+    if launches is None:
+        return NOT_MEASURED
+    if what == "ms":
+        return ms(launches["ns"] / 1e6) + " ms"
+    if what == "gb_s":
+        return f"{launches['bytes'] / launches['ns']:.0f} GB/s"
+    if what.endswith("_pct"):
+        return f"{launches[what]:.0f}%"
+    return str(launches[what])
+
+
+def long_items_ratio(kernel, what, stage="v13_any_bits"):
+    """Keys and indices over keys alone in the launches of `kernel` by v13_any_bits (or its
+    variant `stage`): their time (ms), DRAM bytes (bytes) or bandwidth (gb_s). '2.54x'."""
+    pair = [long_items(variant, kernel, stage) for variant in ("keys and indices", "keys")]
+    if None in pair:
+        return NOT_MEASURED
+    values = [launches["ns"] if what == "ms" else launches["bytes"] if what == "bytes"
+              else launches["bytes"] / launches["ns"] for launches in pair]
+    return f"{values[0] / values[1]:.2f}x"
 
 
 def pipe_rows():

@@ -28,10 +28,10 @@ does not make.
   v13_groups     v13_any_bits as built, 2^14-key groups of 512 threads, against 2^13-key groups
                  and two forms of 2^15-key groups (1024 threads of 32 keys, 512 of 64; 128 KB of
                  shared memory a block), with v12_key_words, at 2^16 .. 2^29 keys (chapter 15)
-  long_argsorts  v13_any_bits and v12_key_words with and without --values (an argsort of the
-                 whole input, each key's position carried in a 64-bit item) against
-                 cub::DeviceRadixSort's SortPairs and SortKeys (cub_radix), at 2^20, 2^24 and
-                 2^27 keys (chapter 15)
+  long_argsorts  v13_any_bits, its variant with 16 keys a thread (v13_keys16) and
+                 v12_key_words, with and without --values (an argsort of the whole input, each
+                 key's position carried in a 64-bit item), against cub::DeviceRadixSort's
+                 SortPairs and SortKeys (cub_radix), at 2^20, 2^24 and 2^27 keys (chapter 15)
   segments       v8_batched against cub::DeviceSegmentedSort, DeviceSegmentedRadixSort, one
                  DeviceRadixSort of packed 64-bit words (cub_packed_radix) and, up to 2^16 keys
                  per array, torch.sort on rows (tools/torch_rows.py; skipped with one line where
@@ -232,8 +232,11 @@ def v13_groups(runner):
 
 def long_argsorts(runner):
     programs = {}
-    for program in ("v13_any_bits", "v12_key_words", "cub_radix"):
-        command = course.program_command(runner.build, program)
+    # v13_keys16, v13's group with 16 keys a thread: half the registers, so that 64-bit items
+    # fill as many warp slots as 32-bit keys do.
+    for program in ("v13_any_bits", "v13_keys16", "v12_key_words", "cub_radix"):
+        command = (runner.variant(program) if program == "v13_keys16"
+                   else course.program_command(runner.build, program))
         programs[f"{program} --values"] = command + ["--values"]
         programs[program] = command
     return sweep(runner, "long_argsorts", programs, sizes=[20, 24, 27])

@@ -32,9 +32,17 @@
              and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
              each kernel's duration, instructions executed, registers per thread, achieved
              occupancy, DRAM bytes and shared-memory wavefronts. Writes OUT/items.csv.
-  words      what tools/word_argsort's two sorts of 32-bit words cost (chapter 11): its
-             argsort (--values), v8_batched's keys and v9_argsort's argsort, arrays of 128 and
-             1024 keys, 2^27 in all, with the metrics of items. Writes OUT/words.csv.
+  words      what the lab's argsorts cost against v8_batched's keys (chapter 11): the
+             argsorts (--values) of tools/word_argsort (two sorts of 32-bit words),
+             tools/rank_argsort (a sort of the keys, then a search) and v9_argsort, arrays of
+             8, 128 and 1024 keys, 2^27 in all, with the metrics of items, the shared-memory
+             bank conflicts, the sectors the L1 read from the L2 and the share of cycles that
+             issued an instruction. Writes OUT/words.csv.
+  long_items what an argsort of one long array costs against its keys alone (chapter 15):
+             every launch of one sort of 2^27 keys by v13_any_bits and by its variant
+             v13_keys16 (16 keys a thread), with and without --values: its kernel, duration,
+             DRAM bytes and how busy DRAM was, registers per thread and achieved occupancy.
+             Writes OUT/long_items.csv.
   tops       where v10_top_k's time goes (chapter 12): its --top 1, 16 and 64 of arrays of 1024
              keys with --values, 2^27 keys in all: for each kernel, the metrics of items and
              how busy DRAM and the L1/shared-memory pipe were, and the shared-memory bank
@@ -98,6 +106,26 @@ ITEMS = {
     "dram__bytes_read.sum": "dram_read_bytes",
     "dram__bytes_write.sum": "dram_write_bytes",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum": "shared_wavefronts",
+}
+
+# What the lab's argsorts cost beyond a sort of keys (chapter 11): items' metrics, the conflicts
+# of the searches and exchanges in shared memory, the global reads that reach the L2 (a key read
+# a second time), and how often the warps issue.
+WORDS = {
+    **ITEMS,
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum": "shared_bank_conflicts",
+    "lts__t_sectors_srcunit_tex_op_read.sum": "l2_read_sectors",
+    "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue_active_pct",
+}
+
+# Where an argsort of one long array spends its time (chapter 15): per launch.
+LONG_ITEMS = {
+    "gpu__time_duration.sum": "duration_ns",
+    "dram__bytes_read.sum": "dram_read_bytes",
+    "dram__bytes_write.sum": "dram_write_bytes",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed": "dram_busy_pct",
+    "launch__registers_per_thread": "registers",
+    "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
 }
 
 # Where a top-k's time goes (chapter 12): items' metrics, and which memory is the busy one.
@@ -231,14 +259,46 @@ def items(ncu, build, runner):
 
 def words(ncu, build, runner):
     cases = []
-    for segment in ("128", "1024"):
+    for segment in ("8", "128", "1024"):
         arguments = ["--log2", "27", "--segment", segment]
-        cases += [("v8_batched", "keys", course.program_command(build, "v8_batched"), arguments),
-                  ("v9_argsort", "keys and indices", course.program_command(build, "v9_argsort"),
-                   arguments + ["--values"]),
-                  ("word_argsort", "keys and indices",
-                   course.program_command(build, "word_argsort"), arguments + ["--values"])]
-    return kernel_records(ncu, runner, cases, ["--metrics", ",".join(ITEMS)], ITEMS)
+        cases.append(("v8_batched", "keys", course.program_command(build, "v8_batched"),
+                      arguments))
+        cases += [(program, "keys and indices", course.program_command(build, program),
+                   arguments + ["--values"])
+                  for program in ("v9_argsort", "word_argsort", "rank_argsort")]
+    return kernel_records(ncu, runner, cases, ["--metrics", ",".join(WORDS)], WORDS)
+
+
+def long_items(ncu, build, runner):
+    records = []
+    cases = [(stage, variant, options) for stage in ("v13_any_bits", "v13_keys16")
+             for variant, options in (("keys", []), ("keys and indices", ["--values"]))]
+    for stage, variant, options in cases:
+        program = (runner.variant(stage) if stage == "v13_keys16"
+                   else course.program_command(build, stage))
+        command = program + ["--log2", "27"] + options + ["--reps", "1", "--no-validate"]
+        code, record, errors = course.run_record(command)
+        if code != 0:
+            sys.exit(f"{' '.join(command)} failed: {errors}")
+        launches = int(record["launches"])
+        # Every launch of the second sort (the first is the warm-up).
+        rows = profile_kernels.ncu_rows(ncu, command, launches, launches,
+                                        ["--metrics", ",".join(LONG_ITEMS)])
+        if len(rows) != launches:
+            sys.exit(f"{' '.join(command)}: ncu saw {len(rows)} launches, the run made "
+                     f"{launches}")
+        for index, row in enumerate(rows):
+            name = row["Kernel Name"]
+            entry = {"stage": stage, "variant": variant, "n": record["n"],
+                     "launch": index, "kernel": course.kernel_of(name) or name,
+                     "instance": name.split("(")[0]}
+            for metric, column in LONG_ITEMS.items():
+                entry[column] = profile_kernels.number(row.get(metric))
+            entry.update({"gpu": record["device"], "cuda_runtime": record["cuda_runtime"],
+                          "nvidia_driver": runner.driver, "date": runner.date})
+            records.append(entry)
+        print(f"{stage} {variant}: {launches} launches profiled", file=sys.stderr, flush=True)
+    return records
 
 
 def tops(ncu, build, runner):
@@ -286,6 +346,7 @@ def kernel_records(ncu, runner, cases, options, columns):
 FACTS = {"libraries": ("library_kernels.csv", libraries),
          "occupancy": ("occupancy.csv", occupancy), "pipes": ("pipes.csv", pipes),
          "items": ("items.csv", items), "words": ("words.csv", words),
+         "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed)}
 
 
