@@ -932,9 +932,10 @@ def word_issue_ratio(stage, segment):
 
 def long_items(variant, kernel, stage="v13_any_bits"):
     """The launches of `kernel` in the sort of one long array by v13_any_bits (or its variant
-    `stage`), keys alone or keys and indices (`variant`, h100_long_items.csv): their count, total time (ns), DRAM bytes, the
-    time-weighted share of DRAM busy, the mean achieved occupancy and the registers a thread;
-    None if not recorded."""
+    `stage`), keys alone or keys and indices (`variant`, h100_long_items.csv): their count,
+    total time (ns), DRAM bytes, the time-weighted share of DRAM busy, the means of achieved
+    occupancy, issue rate and waits (cycles per issued instruction), and the registers a
+    thread; None if not recorded."""
     rows = [row for row in load_csv("h100_long_items.csv")
             if row["stage"] == stage and row["variant"] == variant and row["kernel"] == kernel]
     if not rows:
@@ -945,14 +946,15 @@ def long_items(variant, kernel, stage="v13_any_bits"):
                          for row in rows),
             "dram_busy_pct": sum(float(row["dram_busy_pct"]) * float(row["duration_ns"])
                                  for row in rows) / time,
-            "achieved_occupancy_pct": sum(float(row["achieved_occupancy_pct"])
-                                          for row in rows) / len(rows),
+            **{column: sum(float(row[column]) for row in rows) / len(rows)
+               for column in ("achieved_occupancy_pct", "issue_active_pct", "barrier_stall",
+                              "long_scoreboard_stall")},
             "registers": int(float(rows[0]["registers"]))}
 
 
 def long_items_value(variant, kernel, what, stage="v13_any_bits"):
     """One figure of long_items as the prose quotes it: ms (all launches), gb_s (their DRAM
-    bytes over their time), dram_busy_pct, achieved_occupancy_pct, registers or launches."""
+    bytes over their time), a share (_pct), a wait (_stall), registers or launches."""
     launches = long_items(variant, kernel, stage)
     if launches is None:
         return NOT_MEASURED
@@ -962,6 +964,8 @@ def long_items_value(variant, kernel, what, stage="v13_any_bits"):
         return f"{launches['bytes'] / launches['ns']:.0f} GB/s"
     if what.endswith("_pct"):
         return f"{launches[what]:.0f}%"
+    if what.endswith("_stall"):
+        return f"{launches[what]:.1f} cycles"
     return str(launches[what])
 
 

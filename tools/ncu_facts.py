@@ -41,8 +41,9 @@
   long_items what an argsort of one long array costs against its keys alone (chapter 15):
              every launch of one sort of 2^27 keys by v13_any_bits and by its variant
              v13_keys16 (16 keys a thread), with and without --values: its kernel, duration,
-             DRAM bytes and how busy DRAM was, registers per thread and achieved occupancy.
-             Writes OUT/long_items.csv.
+             DRAM bytes and how busy DRAM was, registers per thread, achieved occupancy, the
+             share of cycles that issued an instruction and the waits at a barrier and on the
+             two scoreboards (as pipes records them). Writes OUT/long_items.csv.
   tops       where v10_top_k's time goes (chapter 12): its --top 1, 16 and 64 of arrays of 1024
              keys with --values, 2^27 keys in all: for each kernel, the metrics of items and
              how busy DRAM and the L1/shared-memory pipe were, and the shared-memory bank
@@ -126,6 +127,8 @@ LONG_ITEMS = {
     "dram__throughput.avg.pct_of_peak_sustained_elapsed": "dram_busy_pct",
     "launch__registers_per_thread": "registers",
     "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
+    "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue_active_pct",
+    **STALLS,
 }
 
 # Where a top-k's time goes (chapter 12): items' metrics, and which memory is the busy one.
@@ -282,8 +285,12 @@ def long_items(ncu, build, runner):
             sys.exit(f"{' '.join(command)} failed: {errors}")
         launches = int(record["launches"])
         # Every launch of the second sort (the first is the warm-up).
+        # The waits come from the WarpStateStats section, in cycles per issued instruction, as
+        # pipes has them (asked for by name, ncu prints them on another scale).
+        asked = [metric for metric in LONG_ITEMS if metric not in STALLS]
         rows = profile_kernels.ncu_rows(ncu, command, launches, launches,
-                                        ["--metrics", ",".join(LONG_ITEMS)])
+                                        ["--section", "WarpStateStats", "--metrics",
+                                         ",".join(asked)])
         if len(rows) != launches:
             sys.exit(f"{' '.join(command)}: ncu saw {len(rows)} launches, the run made "
                      f"{launches}")
@@ -292,8 +299,10 @@ def long_items(ncu, build, runner):
             entry = {"stage": stage, "variant": variant, "n": record["n"],
                      "launch": index, "kernel": course.kernel_of(name) or name,
                      "instance": name.split("(")[0]}
+            # Two names may fill one column (STALLS): the first that ncu printed does.
             for metric, column in LONG_ITEMS.items():
-                entry[column] = profile_kernels.number(row.get(metric))
+                if entry.get(column) is None:
+                    entry[column] = profile_kernels.number(row.get(metric))
             entry.update({"gpu": record["device"], "cuda_runtime": record["cuda_runtime"],
                           "nvidia_driver": runner.driver, "date": runner.date})
             records.append(entry)
