@@ -11,7 +11,9 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 - up to which size one program is faster than another, from which length one overtakes
   another, and a prediction's verdict;
 - the share of compare-exchanges that swap, read from network_dump: none for equal keys, and
-  for 16 sorted keys the 36 of 80 that tests/tools/network_dump_test.py finds by replaying the network.
+  for 16 sorted keys the 36 of 80 that tests/tools/network_dump_test.py finds by replaying the network;
+- the Nsight Compute figures summed over a sort's launches (long_items: times added, DRAM busy
+  weighted by time) and the instructions over issue rate of the lab's argsorts.
 """
 import os
 import sys
@@ -117,4 +119,36 @@ check(tables.spoken_list(["2^12", "2^14", "2^15"]) == "2^12, 2^14 and 2^15" and
       "lists of three, one and none")
 check([judging.prediction_verdict(1.5, 2.0, m) for m in (1.4, 1.5, 2.0, 2.1)] ==
       ["below", "within", "within", "above"], "a prediction's verdict at and around its range")
+# The launches of one long sort (long_items) summed, their DRAM busy weighted by their time, and
+# the instructions over issue rate of the lab's argsorts (word_issue_ratio), on made-up records.
+def launch(variant, ns, gigabytes, busy, occupancy):
+    return {"stage": "v13_any_bits", "variant": variant, "kernel": "group_steps",
+            "duration_ns": ns, "dram_read_bytes": gigabytes * 1e9 / 2,
+            "dram_write_bytes": gigabytes * 1e9 / 2, "dram_busy_pct": busy,
+            "achieved_occupancy_pct": occupancy, "issue_active_pct": 30, "barrier_stall": 1,
+            "long_scoreboard_stall": 2, "registers": "64.0"}
+
+
+made_up = {
+    "h100_long_items.csv": [launch("keys", 1e6, 2, 90, 40), launch("keys", 3e6, 6, 50, 60),
+                            launch("keys and indices", 4e6, 8, 70, 20)],
+    "h100_words.csv": [{"stage": "v8_batched", "segment": "1024", "instructions": "100",
+                        "issue_active_pct": "70"},
+                       {"stage": "mine", "segment": "1024", "instructions": "200",
+                        "issue_active_pct": "35"}]}
+recorded_csv, tables.load_csv = tables.load_csv, lambda name: made_up.get(name, [])
+check(tables.long_items_value("keys", "group_steps", "ms") == "4.00 ms" and
+      tables.long_items_value("keys", "group_steps", "gb_s") == "2000 GB/s" and
+      tables.long_items_value("keys", "group_steps", "dram_busy_pct") == "60%" and
+      tables.long_items_value("keys", "group_steps", "achieved_occupancy_pct") == "50%" and
+      tables.long_items_value("keys", "group_steps", "registers") == "64",
+      "two launches of 1 and 3 ms: 4 ms, 8 GB in 4 ms, busy 90% and 50% weighted by time: 60%")
+check(tables.long_items_ratio("group_steps", "ms") == "1.00x" and
+      tables.long_items_ratio("group_steps", "bytes") == "1.00x" and
+      tables.long_items_value("keys", "block_sort", "ms") == tables.NOT_MEASURED,
+      "keys and indices over keys alone; a kernel not recorded")
+check(tables.word_issue_ratio("mine", 1024) == "4.0x" and
+      tables.word_issue_ratio("mine", 128) == tables.NOT_MEASURED,
+      "twice the instructions at half the issue rate: 4.0x; a length not recorded")
+tables.load_csv = recorded_csv
 sys.exit(1 if failures else 0)
