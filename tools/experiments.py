@@ -18,8 +18,8 @@ does not make.
   v8_pipes       v8_batched as built against two variants that move integer work from the ALU
                  pipe to the FMA pipe (flip_keys as a multiply-add; each lane step as one min of
                  keys flipped by multiply-adds), one with 32 keys per thread, one whose merges
-                 of 256 and 512 keys trade keys through shared memory instead of shuffles, and
-                 one whose block_sort is capped at 40 registers so that six blocks fit an SM, and
+                 of 256 and 512 keys trade keys through shared memory instead of shuffles, one
+                 whose block_sort is capped at 40 registers so that six blocks fit an SM, and
                  one whose block_sort stores a whole tile through shared memory, so that each
                  store of a warp fills 128 bytes, for arrays of 2 .. 2^14 keys (chapter 10)
   v9_mapping     v9_argsort's argsort (--values) as built, 8 items per thread in a 2048-item

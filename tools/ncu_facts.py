@@ -294,18 +294,9 @@ def long_items(ncu, build, runner):
         if len(rows) != launches:
             sys.exit(f"{' '.join(command)}: ncu saw {len(rows)} launches, the run made "
                      f"{launches}")
-        for index, row in enumerate(rows):
-            name = row["Kernel Name"]
-            entry = {"stage": stage, "variant": variant, "n": record["n"],
-                     "launch": index, "kernel": course.kernel_of(name) or name,
-                     "instance": name.split("(")[0]}
-            # Two names may fill one column (STALLS): the first that ncu printed does.
-            for metric, column in LONG_ITEMS.items():
-                if entry.get(column) is None:
-                    entry[column] = profile_kernels.number(row.get(metric))
-            entry.update({"gpu": record["device"], "cuda_runtime": record["cuda_runtime"],
-                          "nvidia_driver": runner.driver, "date": runner.date})
-            records.append(entry)
+        records += [launch_record(runner, record, row, LONG_ITEMS, stage=stage, variant=variant,
+                                  n=record["n"], launch=index)
+                    for index, row in enumerate(rows)]
         print(f"{stage} {variant}: {launches} launches profiled", file=sys.stderr, flush=True)
     return records
 
@@ -316,6 +307,20 @@ def tops(ncu, build, runner):
               ["--log2", "27", "--segment", "1024", "--top", str(top), "--values"])
              for top in (1, 16, 64)]
     return kernel_records(ncu, runner, cases, ["--metrics", ",".join(TOPS)], TOPS)
+
+
+def launch_record(runner, record, row, columns, **first):
+    """One launch's record: the fields `first`, its kernel, the metrics {ncu name: column} of its
+    ncu row (two names may fill one column: the first that ncu printed does), then the GPU and
+    the date, from the program's own record of the run."""
+    name = row["Kernel Name"]
+    entry = {**first, "kernel": course.kernel_of(name) or name, "instance": name.split("(")[0]}
+    for metric, column in columns.items():
+        if entry.get(column) is None:
+            entry[column] = profile_kernels.number(row.get(metric))
+    entry.update({"gpu": record["device"], "cuda_runtime": record["cuda_runtime"],
+                  "nvidia_driver": runner.driver, "date": runner.date})
+    return entry
 
 
 def kernel_records(ncu, runner, cases, options, columns):
@@ -336,14 +341,8 @@ def kernel_records(ncu, runner, cases, options, columns):
             if name in seen:
                 continue
             seen.add(name)
-            entry = {"stage": stage, "variant": variant, "n": record["n"],
-                     "segment": record["segment"], "kernel": course.kernel_of(name) or name,
-                     "instance": name.split("(")[0]}
-            for metric, column in columns.items():
-                if entry.get(column) is None:
-                    entry[column] = profile_kernels.number(row.get(metric))
-            entry.update({"gpu": record["device"], "cuda_runtime": record["cuda_runtime"],
-                          "nvidia_driver": runner.driver, "date": runner.date})
+            entry = launch_record(runner, record, row, columns, stage=stage, variant=variant,
+                                  n=record["n"], segment=record["segment"])
             records.append(entry)
             print(f"{stage} {variant} {arguments}: {entry['instance']} "
                   + " ".join(f"{column}={entry[column]}" for column in dict.fromkeys(
