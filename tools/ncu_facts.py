@@ -17,9 +17,9 @@
              logic), from the second sort's first launch of that kernel. Writes
              OUT/occupancy.csv.
   pipes      what sets the time of v8_batched's block_sort (chapter 10): as built and the
-             variants of experiments.py v8_pipes but v8_lane_store (which chapter 10 times
-             only) on arrays of 128 and 1024 keys; as built, 8 keys per thread (v8_keys8) and
-             six blocks an SM (v8_blocks6) on arrays of 16 keys; 2^27 keys in all: duration,
+             variants of experiments.py v8_pipes on arrays of 128 and 1024 keys; as built,
+             8 keys per thread (v8_keys8), six blocks an SM (v8_blocks6) and stores from the
+             registers (v8_thread_store) on arrays of 16 keys; 2^27 keys in all: duration,
              instructions executed, how busy the ALU pipe, the FMA pipe's heavy half (integer
              multiply-adds), the LSU pipe (shared memory, shuffles, barriers) and DRAM were,
              the bytes DRAM read and wrote, the sectors the L1 wrote to L2, the share of cycles
@@ -243,7 +243,9 @@ def pipes(ncu, build, runner):
                       ("v8_batched", "32 keys per thread", runner.variant("v8_keys32"), arguments),
                       ("v8_batched", "lane steps through shared memory",
                        runner.variant("v8_round256"), arguments)]
-        cases.append(("v8_batched", "six blocks an SM", runner.variant("v8_blocks6"), arguments))
+        cases += [("v8_batched", "six blocks an SM", runner.variant("v8_blocks6"), arguments),
+                  ("v8_batched", "stores from the registers", runner.variant("v8_thread_store"),
+                   arguments)]
     return kernel_records(ncu, runner, cases,
                           ["--section", "WarpStateStats", "--metrics", ",".join(PIPES)],
                           {**PIPES, **STALLS})

@@ -22,10 +22,11 @@
 //   compare below the run a direction fixed by the register index, one min and one max. The rest
 //   is v7's, with half its tile: 256 threads of 16 keys, 4096 keys (kTileSize and kTileBits in
 //   bitonic_index.h, and the example of layout_slot), not part of this idea but a tuning the
-//   chapter measures (h100_v8_mapping.csv). Arrays of up to 16 keys are sorted inside one
-//   thread's registers, up to 512 inside one warp (registers and shuffles, no shared memory), up
-//   to 4096 inside one block (one round through shared memory per merge), and longer ones with
-//   v7's passes.
+//   chapter measures (h100_v8_mapping.csv); so is block_sort's store of its tile, which goes
+//   through shared memory (store_through_tile; h100_v8_pipes.csv). Arrays of up to 16 keys are
+//   sorted inside one thread's registers, up to 512 inside one warp (registers and shuffles, no
+//   shared memory), up to 4096 inside one block (one round through shared memory per merge), and
+//   longer ones with v7's passes.
 //
 // Prediction
 //   Arrays of up to 4096 keys take one launch: one read and one write of the keys, plus the
@@ -200,6 +201,46 @@ __device__ void store_thread_major(int *tile_keys, const int (&key)[kKeysPerThre
   }
 }
 
+// Stores the block's tile of keys, held thread-major, through the tile in shared memory, so that
+// each 16-byte store of a warp fills 512 consecutive bytes. Stored straight from the registers,
+// as store_thread_major does, the 32 lanes of a warp are 64 bytes apart: each 16-byte store
+// fills half of 32 different 32-byte sectors, and the L2 receives about twice the sector writes
+// the keys need (docs/10_v8_batched.md counts them). Here thread t stores fours
+// t, t + blockDim.x, t + 2 blockDim.x and t + 3 blockDim.x of the tile: four keys each, read
+// back from the slots where the keys' owners wrote them.
+//
+//   256 threads, 4096 keys: store v = 0 of lanes 0 .. 31 writes keys 0 .. 127, store v = 1 of
+//   the same lanes keys 1024 .. 1151. Thread 1 stores key 1028 there, register 4 of thread 64.
+//
+// A tile of fewer keys than one thread holds (n < 16) is stored as store_thread_major stores it.
+__device__ void store_through_tile(int *tile_keys, const int (&key)[kKeysPerThread], int *tile,
+                                   unsigned tile_size) {
+  if (tile_size < kKeysPerThread) {
+    store_thread_major(tile_keys, key, tile_size);
+    return;
+  }
+  // Barrier: threads may still be loading their keys of the last exchange from the tile.
+  __syncthreads();
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    tile[padded(threadIdx.x * kKeysPerThread + k)] = key[k];
+  }
+  // Barrier: every key must be in the tile before any thread reads four of them.
+  __syncthreads();
+  int4 *fours = reinterpret_cast<int4 *>(tile_keys);
+#pragma unroll
+  for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
+    // The fours of one v are consecutive across the block's threads: tile_size / 4 fours in
+    // all, kKeysPerThread / 4 per thread. Word j of lane t's four is slot 4 t + j plus a
+    // multiple of 128 (a whole warp: blockDim.x is a multiple of 32), padded into bank
+    // 4 t + t / 8 + j (mod 32) plus a constant: the 32 lanes read 32 different banks, as they
+    // do when they write thread-major (padded, in bitonic_index.h).
+    const unsigned four = v * blockDim.x + threadIdx.x;
+    fours[four] = make_int4(tile[padded(4 * four)], tile[padded(4 * four + 1)],
+                            tile[padded(4 * four + 2)], tile[padded(4 * four + 3)]);
+  }
+}
+
 // Moves this thread's keys from layout `from` to layout `to` through the block's tile in shared
 // memory: every thread stores its keys where `from` puts them and loads the ones `to` gives it.
 __device__ void exchange(int (&key)[kKeysPerThread], int *tile, unsigned from, unsigned to) {
@@ -345,7 +386,7 @@ __global__ void __launch_bounds__(kBlockThreads)
     merge_in_block(key, tile, size_bit - 1, 0, lanes);
   }
   flip_keys(key, flipped);
-  store_thread_major(keys + tile_start, key, tile_size);
+  store_through_tile(keys + tile_start, key, tile, tile_size);
 }
 
 // The strides of the merge of `size` that stay inside a tile: tile size / 2 down to 1. Only runs
