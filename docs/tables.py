@@ -64,14 +64,19 @@ def table(header, rows, align=None):
     return "\n".join(lines) + "\n"
 
 
+def record_days(rows):
+    """The date of the records, or the first and last when they span several days."""
+    days = sorted({row.get("date", "?") for row in rows})
+    return days[0] if len(days) == 1 else f"{days[0]} .. {days[-1]}"
+
+
 def recorded(rows, tool):
-    """'Measured on one GPU (driver, CUDA) on DATE by TOOL', from the first record; DATE is the
-    first and last date of the records when they span several days."""
+    """'Measured on one GPU (driver, CUDA) on DATE by TOOL', from the first record; DATE is
+    record_days of the records."""
     first = rows[0]
     gpu = first.get("device") or first.get("gpu", "?")
     cuda = first.get("cuda_runtime", "")
-    days = sorted({row.get("date", "?") for row in rows})
-    when = days[0] if len(days) == 1 else f"{days[0]} .. {days[-1]}"
+    when = record_days(rows)
     return (f"Measured on one {gpu} (driver {first.get('nvidia_driver', '?')}"
             f"{', CUDA ' + cuda if cuda else ''}) on {when} by `{tool}`")
 
@@ -342,10 +347,11 @@ def sass_table(kernel, stages, opcodes):
     counts, rows = sass_counts()
     body = [[f"`{stage}`"] + [counts[(stage, kernel)].get(op, "0") for op in opcodes]
             for stage in stages if (stage, kernel) in counts]
+    shown = [row for row in rows if row["stage"] in stages and row["kernel"] == kernel]
     return (table([f"{kernel} of"] + [f"`{op}`" for op in opcodes], body) +
             f"\nInstructions in the machine code of `{kernel}` (each counted once however often "
             f"it runs), from `cuobjdump -sass` of the measured build ({rows[0]['gpu']}, "
-            f"{rows[0]['date']}; data: `docs/results/h100_sass_memory.csv`).\n")
+            f"{record_days(shown)}; data: `docs/results/h100_sass_memory.csv`).\n")
 
 
 def sass_kernels_table(stages, kernels, opcodes):
@@ -355,11 +361,12 @@ def sass_kernels_table(stages, kernels, opcodes):
             for stage in stages for kernel in kernels if (stage, kernel) in counts]
     if not body:
         return NOT_MEASURED + "\n"
+    shown = [row for row in rows if row["stage"] in stages and row["kernel"] in kernels]
     return (table(["program", "kernel"] + [f"`{op}`" for op in opcodes], body,
                   ["l", "l"] + ["r"] * len(opcodes)) +
             f"\nInstructions in the machine code of each kernel (each counted once however often "
             f"it runs), from `cuobjdump -sass` of the measured builds ({rows[0]['gpu']}, "
-            f"{rows[0]['date']}; data: `docs/results/h100_sass_memory.csv`).\n")
+            f"{record_days(shown)}; data: `docs/results/h100_sass_memory.csv`).\n")
 
 
 # The H100's (sm_90's) per-multiprocessor limits that bound how many warps stay resident: the

@@ -104,6 +104,10 @@ check(tables.tour_overtaking_size(tour, "mine", "theirs", 10) == "no size",
 check(tables.tour_slower_sizes(tour, "mine", "theirs", 10, 16) == "2^12 and 2^14",
       "slower at 2^12 and 2^14 of 2^10 .. 2^16")
 check(tables.tour_slower_sizes(tour, "mine", "theirs", 16, 18) == "none", "slower at none")
+days = [{"date": "2026-11-25"}, {"date": "2026-11-24"}, {"date": "2026-11-25"}]
+check(tables.record_days(days) == "2026-11-24 .. 2026-11-25",
+      "records of two days: the first .. the last")
+check(tables.record_days(days[:1]) == "2026-11-25", "records of one day: that day")
 check(tables.tour_slower_sizes(tour, "mine", "theirs", 12, 12) == "2^12", "slower at one size")
 # An experiment's crossover from a smallest length up (segment_times replaced by made-up runs):
 # faster at 2^1, slower at 2^2 and 2^3, faster from 2^4.
