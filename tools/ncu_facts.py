@@ -278,6 +278,9 @@ def long_items(ncu, build, runner):
     records = []
     cases = [(stage, variant, options) for stage in ("v13_any_bits", "v13_keys16")
              for variant, options in (("keys", []), ("keys and indices", ["--values"]))]
+    # The waits come from the WarpStateStats section, in cycles per issued instruction, as
+    # pipes has them (asked for by name, ncu prints them on another scale).
+    asked = [metric for metric in LONG_ITEMS if metric not in STALLS]
     for stage, variant, options in cases:
         program = (runner.variant(stage) if stage == "v13_keys16"
                    else course.program_command(build, stage))
@@ -287,9 +290,6 @@ def long_items(ncu, build, runner):
             sys.exit(f"{' '.join(command)} failed: {errors}")
         launches = int(record["launches"])
         # Every launch of the second sort (the first is the warm-up).
-        # The waits come from the WarpStateStats section, in cycles per issued instruction, as
-        # pipes has them (asked for by name, ncu prints them on another scale).
-        asked = [metric for metric in LONG_ITEMS if metric not in STALLS]
         rows = profile_kernels.ncu_rows(ncu, command, launches, launches,
                                         ["--section", "WarpStateStats", "--metrics",
                                          ",".join(asked)])

@@ -12,6 +12,7 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
   another, and a prediction's verdict;
 - the share of compare-exchanges that swap, read from network_dump: none for equal keys, and
   for 16 sorted keys the 36 of 80 that tests/tools/network_dump_test.py finds by replaying the network;
+- the dates of a table's records (record_days);
 - the Nsight Compute figures summed over a sort's launches (long_items: times added, DRAM busy
   weighted by time) and the instructions over issue rate of the lab's argsorts.
 """
@@ -104,10 +105,6 @@ check(tables.tour_overtaking_size(tour, "mine", "theirs", 10) == "no size",
 check(tables.tour_slower_sizes(tour, "mine", "theirs", 10, 16) == "2^12 and 2^14",
       "slower at 2^12 and 2^14 of 2^10 .. 2^16")
 check(tables.tour_slower_sizes(tour, "mine", "theirs", 16, 18) == "none", "slower at none")
-days = [{"date": "2026-11-25"}, {"date": "2026-11-24"}, {"date": "2026-11-25"}]
-check(tables.record_days(days) == "2026-11-24 .. 2026-11-25",
-      "records of two days: the first .. the last")
-check(tables.record_days(days[:1]) == "2026-11-25", "records of one day: that day")
 check(tables.tour_slower_sizes(tour, "mine", "theirs", 12, 12) == "2^12", "slower at one size")
 # An experiment's crossover from a smallest length up (segment_times replaced by made-up runs):
 # faster at 2^1, slower at 2^2 and 2^3, faster from 2^4.
@@ -123,6 +120,11 @@ check(tables.spoken_list(["2^12", "2^14", "2^15"]) == "2^12, 2^14 and 2^15" and
       "lists of three, one and none")
 check([judging.prediction_verdict(1.5, 2.0, m) for m in (1.4, 1.5, 2.0, 2.1)] ==
       ["below", "within", "within", "above"], "a prediction's verdict at and around its range")
+# The dates a table's caption gives (record_days): one day, or the first .. the last.
+days = [{"date": "2026-11-25"}, {"date": "2026-11-24"}, {"date": "2026-11-25"}]
+check(tables.record_days(days) == "2026-11-24 .. 2026-11-25",
+      "records of two days: the first .. the last")
+check(tables.record_days(days[:1]) == "2026-11-25", "records of one day: that day")
 # The launches of one long sort (long_items) summed, their DRAM busy weighted by their time, and
 # the instructions over issue rate of the lab's argsorts (word_issue_ratio), on made-up records.
 def launch(variant, ns, gigabytes, busy, occupancy):
