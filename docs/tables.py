@@ -1010,9 +1010,10 @@ PIPE_SHARES = ("alu_pipe_pct", "fma_heavy_pipe_pct", "lsu_pipe_pct", "issue_acti
 def pipes_table():
     """v8_batched's block_sort as built, with integer work moved to the FMA pipe, with 32 keys
     per thread, with lane steps traded for shared memory, capped at 40 registers so that six
-    blocks fit an SM, and storing its tile straight from the registers: the sort's time (experiments.py v8_pipes) and, from Nsight Compute, what
-    the launch issued, which pipes it kept busy and how many warps it kept resident. One row per
-    record of h100_pipes.csv whose variant v8_pipes also times."""
+    blocks fit an SM, and storing its tile straight from the registers: the sort's time
+    (experiments.py v8_pipes) and, from Nsight Compute, what the launch issued, which pipes it
+    kept busy and how many warps it kept resident. One row per record of h100_pipes.csv whose
+    variant v8_pipes also times."""
     rows = pipe_rows()
     times = segment_times("v8_pipes")
     if not rows or not times:

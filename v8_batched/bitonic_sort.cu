@@ -231,10 +231,11 @@ __device__ void store_through_tile(int *tile_keys, const int (&key)[kKeysPerThre
 #pragma unroll
   for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
     // The fours of one v are consecutive across the block's threads: tile_size / 4 fours in
-    // all, kKeysPerThread / 4 per thread. Word j of lane t's four is slot 4 t + j plus a
-    // multiple of 128 (a whole warp: blockDim.x is a multiple of 32), padded into bank
-    // 4 t + t / 8 + j (mod 32) plus a constant: the 32 lanes read 32 different banks, as they
-    // do when they write thread-major (padded, in bitonic_index.h).
+    // all, kKeysPerThread / 4 per thread. Word j of lane t's four is slot 4 t + j plus
+    // 4 v blockDim.x, the same for the whole warp; in a block of whole warps, padded into bank
+    // 4 t + t / 8 + j (mod 32) plus a constant. The lanes read as many banks as there are
+    // lanes, in a smaller block too, as they do when they write thread-major (padded, in
+    // bitonic_index.h; tests/stages/banks_store_test.cpp checks every block size).
     const unsigned four = v * blockDim.x + threadIdx.x;
     fours[four] = make_int4(tile[padded(4 * four)], tile[padded(4 * four + 1)],
                             tile[padded(4 * four + 2)], tile[padded(4 * four + 3)]);

@@ -127,17 +127,17 @@ check(tables.record_days(days) == "2026-11-24 .. 2026-11-25",
 check(tables.record_days(days[:1]) == "2026-11-25", "records of one day: that day")
 # The launches of one long sort (long_items) summed, their DRAM busy weighted by their time, and
 # the instructions over issue rate of the lab's argsorts (word_issue_ratio), on made-up records.
-def launch(variant, ns, gigabytes, busy, occupancy):
+def launch(variant, ns, gigabytes, busy, occupancy, stall):
     return {"stage": "v13_any_bits", "variant": variant, "kernel": "group_steps",
             "duration_ns": ns, "dram_read_bytes": gigabytes * 1e9 / 2,
             "dram_write_bytes": gigabytes * 1e9 / 2, "dram_busy_pct": busy,
-            "achieved_occupancy_pct": occupancy, "issue_active_pct": 30, "barrier_stall": 1,
+            "achieved_occupancy_pct": occupancy, "issue_active_pct": 30, "barrier_stall": stall,
             "long_scoreboard_stall": 2, "registers": "64.0"}
 
 
 made_up = {
-    "h100_long_items.csv": [launch("keys", 1e6, 2, 90, 40), launch("keys", 3e6, 6, 50, 60),
-                            launch("keys and indices", 4e6, 8, 70, 20)],
+    "h100_long_items.csv": [launch("keys", 1e6, 2, 90, 40, 1), launch("keys", 3e6, 6, 50, 60, 2),
+                            launch("keys and indices", 4e6, 8, 70, 20, 5)],
     "h100_words.csv": [{"stage": "v8_batched", "segment": "1024", "instructions": "100",
                         "issue_active_pct": "70"},
                        {"stage": "mine", "segment": "1024", "instructions": "200",
@@ -147,8 +147,10 @@ check(tables.long_items_value("keys", "group_steps", "ms") == "4.00 ms" and
       tables.long_items_value("keys", "group_steps", "gb_s") == "2000 GB/s" and
       tables.long_items_value("keys", "group_steps", "dram_busy_pct") == "60%" and
       tables.long_items_value("keys", "group_steps", "achieved_occupancy_pct") == "50%" and
+      tables.long_items_value("keys", "group_steps", "barrier_stall") == "1.5 cycles" and
       tables.long_items_value("keys", "group_steps", "registers") == "64",
-      "two launches of 1 and 3 ms: 4 ms, 8 GB in 4 ms, busy 90% and 50% weighted by time: 60%")
+      "two launches of 1 and 3 ms: 4 ms, 8 GB in 4 ms, busy 90% and 50% weighted by time: 60%, "
+      "waits of 1 and 2 cycles a launch: 1.5")
 check(tables.long_items_ratio("group_steps", "ms") == "1.00x" and
       tables.long_items_ratio("group_steps", "bytes") == "1.00x" and
       tables.long_items_value("keys", "block_sort", "ms") == tables.NOT_MEASURED,

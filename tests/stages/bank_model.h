@@ -7,7 +7,8 @@
 // merge neighbouring 4-byte accesses of a thread into one wider access (wide_access_passes).
 //
 // bank_pair_model.h applies it to the shared-memory accesses of v4_half_threads and
-// v5_bank_free, banks_layout_test.cpp to those of v7_register_tile and v8_batched.
+// v5_bank_free, banks_layout_test.cpp to those of v7_register_tile and v8_batched, and
+// banks_store_test.cpp to v8_batched's store of its tile through shared memory.
 #pragma once
 
 #include <algorithm>
