@@ -223,6 +223,11 @@ def generated_blocks(tour, profile, network_dump):
             baseline="2^14-key groups, 512 threads of 32 keys",
             baseline_label="the stage as built"),
         "v13-groups-profile": lambda: tables.groups_profile_table(profile),
+        "v13-passes": lambda: tables.experiment_table(
+            "v13_passes", sizes=[20, 24, 27, 29],
+            baseline="as built (bits 0 .. 4 kept, 9 global steps a pass)",
+            baseline_label="the stage as built"),
+        "v13-passes-profile": lambda: tables.passes_profile_table(profile),
         "long-argsorts": lambda: tables.experiment_table(
             "long_argsorts", sizes=[20, 24, 27], baseline="v13_any_bits --values",
             baseline_label="v13's argsort"),

@@ -1102,39 +1102,91 @@ def copies_range_text(launches, copy_ns):
     return f"{min(copies):.2f} .. {max(copies):.2f}"
 
 
-def groups_profile_table(profile, q=27):
-    """Per program of the v13_groups experiment at n = 2^q: its launches, its sort time in that
-    experiment, and from its profile the copies of the array that its passes of global strides
-    and its merges below a group take (the group is twice the stride of the sort's last launch,
-    the merge below it), with the achieved occupancy and largest stalls of the sort's last
-    launch."""
-    rows = load_csv("h100_v13_groups.csv")
+def experiment_profile_table(profile, experiment, q, header, cells,
+                             keep=lambda program: True):
+    """Per program of an experiment's CSV at n = 2^q (those `keep` accepts): its variant, its
+    launches and sort time in the experiment, then cells(program, launches, copy_ns, group,
+    steps) from its profile, where the group is twice the stride of the sort's last launch (the
+    merge below a group of its largest size) and steps are its group_steps launches; `header`
+    names the columns after the first three."""
+    rows = load_csv(f"h100_{experiment}.csv")
     if not rows:
         return NOT_MEASURED + "\n"
     body = []
     for row in rows:
         program = row["program"]
-        # v13 and its variants have groups; v12, run beside them for reference, has none.
-        if log2(row["n"]) != q or not program.startswith("v13_"):
+        if log2(row["n"]) != q or not keep(program):
             continue
         launches = profile.launches(program, q)
         if not launches:
-            body.append([row["variant"], NOT_MEASURED] + [""] * 5)
+            body.append([row["variant"], NOT_MEASURED] + [""] * len(header))
             continue
         copy_ns = 1e6 * profile.copy_ms(program, q)
         group = 2 * int(launches[-1]["stride"])
         steps = [launch for launch in launches if launch["kernel"] == "group_steps"]
+        body.append([row["variant"], str(len(launches)), ms(float(row["sort_ms"]))] +
+                    cells(program, launches, copy_ns, group, steps))
+    return (table([header[0], "launches", "sort ms"] + header[1:], body) + "\n" +
+            f"At n = 2^{q}. Sort times: `docs/results/h100_{experiment}.csv` (above). Profile: " +
+            profile.source() + "\n")
+
+
+def groups_profile_table(profile, q=27):
+    """Per program of the v13_groups experiment at n = 2^q: the copies of the array that its
+    passes of global strides and its merges below a group take, with the achieved occupancy and
+    largest stalls of the sort's last launch."""
+    def cells(program, launches, copy_ns, group, steps):
         last = [metric for metric in profile.metric_rows(program, q, "group_steps")
                 if int(metric["launch"]) == len(launches) - 1][0]
-        body.append([row["variant"], str(len(launches)), ms(float(row["sort_ms"])),
-                     copies_range_text([s for s in steps if int(s["stride"]) >= group], copy_ns),
-                     copies_range_text([s for s in steps if int(s["stride"]) < group], copy_ns),
-                     f"{float(last['achieved_occupancy_pct']):.0f}%", stall_text(last)])
-    return (table(["group", "launches", "sort ms", "global pass, copies",
-                   "merge below a group, copies", "last merge: achieved occupancy",
-                   "last merge: largest stalls (cycles per instruction)"], body) + "\n" +
-            f"At n = 2^{q}. Sort times: `docs/results/h100_v13_groups.csv` (above). Profile: " +
-            profile.source() + "\n")
+        return [copies_range_text([s for s in steps if int(s["stride"]) >= group], copy_ns),
+                copies_range_text([s for s in steps if int(s["stride"]) < group], copy_ns),
+                f"{float(last['achieved_occupancy_pct']):.0f}%", stall_text(last)]
+
+    # v13 and its variants have groups; v12, run beside them for reference, has none.
+    return experiment_profile_table(
+        profile, "v13_groups", q,
+        ["group", "global pass, copies", "merge below a group, copies",
+         "last merge: achieved occupancy", "last merge: largest stalls (cycles per instruction)"],
+        cells, keep=lambda program: program.startswith("v13_"))
+
+
+def range_text(values, form):
+    """'smallest .. largest' of the values as `form` writes them, or one value if both read the
+    same."""
+    low, high = form.format(min(values)), form.format(max(values))
+    return low if low == high else f"{low} .. {high}"
+
+
+def passes_profile_table(profile, q=27):
+    """Per program of the v13_passes experiment at n = 2^q: the copies of the array that
+    block_sort takes, that the merges up to a group after it take in all, and that each pass of
+    global strides takes; and for the global passes of the sort's last merge (the profile's
+    metrics launches) the DRAM bytes they move over the array's read and write, how busy the
+    DRAM was, and the shared-memory wavefronts a key."""
+    keys = 1 << q
+
+    def cells(program, launches, copy_ns, group, steps):
+        small = [launch for launch in steps if int(launch["size"]) <= group]
+        small_copies = sum(float(launch["duration_ns"]) for launch in small) / copy_ns
+        block = [launch for launch in launches if launch["kernel"] == "block_sort"]
+        global_metrics = [metric for metric in profile.metric_rows(program, q, "group_steps")
+                          if int(metric["stride"]) >= group]
+        moved = [(float(m["dram_read_bytes"]) + float(m["dram_write_bytes"])) / (8 * keys)
+                 for m in global_metrics]
+        busy = [float(m["dram_pct_of_peak"]) for m in global_metrics]
+        waves = [float(m["shared_wavefronts"]) / keys for m in global_metrics]
+        return [f"{float(block[0]['duration_ns']) / copy_ns:.2f}",
+                f"{len(small)}: {small_copies:.2f}",
+                copies_range_text([s for s in steps if int(s["stride"]) >= group], copy_ns),
+                range_text(moved, "{:.2f}"), range_text(busy, "{:.0f}%"),
+                range_text(waves, "{:.2f}")]
+
+    return experiment_profile_table(
+        profile, "v13_passes", q,
+        ["variant", "block_sort, copies", "merges up to 2^14 after it: launches, copies in all",
+         "global pass, copies",
+         "last merge's global passes: DRAM bytes / the array's read and write",
+         "their DRAM busy, % of peak", "their shared-memory wavefronts a key"], cells)
 
 
 def repeat_table():

@@ -28,6 +28,11 @@ does not make.
   v13_groups     v13_any_bits as built, 2^14-key groups of 512 threads, against 2^13-key groups
                  and two forms of 2^15-key groups (1024 threads of 32 keys, 512 of 64; 128 KB of
                  shared memory a block), with v12_key_words, at 2^16 .. 2^29 keys (chapter 15)
+  v13_passes     v13_any_bits as built against four variants that make fewer passes: groups
+                 that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
+                 their passes storing from layout 5 or from their last one; block_sort on v8's
+                 4096-key tile; the merges of 2^12 .. 2^14 keys in one launch; the last two
+                 together; at 2^20 .. 2^29 keys (chapter 15)
   long_argsorts  v13_any_bits, its variant with 16 keys a thread (v13_keys16) and
                  v12_key_words, with and without --values (an argsort of the whole input, each
                  key's position carried in a 64-bit item), against cub::DeviceRadixSort's
@@ -228,6 +233,20 @@ def v13_groups(runner):
         "2^15-key groups, 512 threads of 64 keys": runner.variant("v13_group15_keys64"),
         "v12_key_words": stage_program(runner.build, "v12_key_words"),
     }, sizes=GROUP_SIZES)
+
+
+def v13_passes(runner):
+    return sweep(runner, "v13_passes", {
+        "as built (bits 0 .. 4 kept, 9 global steps a pass)":
+            stage_program(runner.build, "v13_any_bits"),
+        "bits 0 .. 2 kept, 11 global steps a pass": runner.variant("v13_low3"),
+        "bits 0 .. 2 kept, 11 steps, stored from the last layout":
+            runner.variant("v13_low3_store3"),
+        "block_sort on a 4096-key tile, 16 keys a thread": runner.variant("v13_tile4096"),
+        "the merges of 2^12 .. 2^14 keys in one launch": runner.variant("v13_fused"),
+        "both, the 4096-key tile and the merges of 2^13 and 2^14 keys in one launch":
+            runner.variant("v13_tile4096_fused"),
+    })
 
 
 def long_argsorts(runner):
@@ -461,6 +480,7 @@ def small_arrays(runner):
 EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v7_padding": v7_padding, "v8_mapping": v8_mapping,
                "v8_pipes": v8_pipes, "v9_mapping": v9_mapping, "v13_groups": v13_groups,
+               "v13_passes": v13_passes,
                "long_argsorts": long_argsorts, "segments": segments,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,
                "floats": floats, "gpus": gpus, "exchange": exchange,

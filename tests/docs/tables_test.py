@@ -14,7 +14,9 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
   for 16 sorted keys the 36 of 80 that tests/tools/network_dump_test.py finds by replaying the network;
 - the dates of a table's records (record_days);
 - the Nsight Compute figures summed over a sort's launches (long_items: times added, DRAM busy
-  weighted by time) and the instructions over issue rate of the lab's argsorts.
+  weighted by time) and the instructions over issue rate of the lab's argsorts;
+- a profile table of chapter 15 (passes_profile_table): which launches count as block_sort, as
+  merges up to a group and as global passes, and the DRAM and shared-memory figures per key.
 """
 import os
 import sys
@@ -158,5 +160,38 @@ check(tables.long_items_ratio("group_steps", "ms") == "1.00x" and
 check(tables.word_issue_ratio("mine", 1024) == "4.0x" and
       tables.word_issue_ratio("mine", 128) == tables.NOT_MEASURED,
       "twice the instructions at half the issue rate: 4.0x; a length not recorded")
+# The profile of the v13_passes experiment (passes_profile_table) on a made-up sort of 2^4 keys
+# whose group is 2^2 keys (the last launch's stride is 2): block_sort of 3 copies (a copy is
+# 1 ms), two merges up to the group of 1 copy each, global passes of 1 and 1.5 copies. Of the last
+# merge, the global pass moves twice the array's read and write through DRAM, 60% busy, with 8
+# shared-memory wavefronts for the 16 keys; its merge below the group (90% busy) is left out.
+class Profile:
+    def launches(self, stage, q):
+        return [{"kernel": kernel, "size": size, "stride": stride, "duration_ns": ns}
+                for kernel, size, stride, ns in [
+                    ("block_sort", "2", "1", 3e6), ("group_steps", "2", "1", 1e6),
+                    ("group_steps", "4", "2", 1e6), ("group_steps", "8", "4", 1e6),
+                    ("group_steps", "16", "8", 1.5e6), ("group_steps", "16", "2", 1e6)]]
+
+    def copy_ms(self, stage, q):
+        return 1.0
+
+    def metric_rows(self, stage, q, kernel):
+        return [{"stride": stride, "dram_read_bytes": 32 * times, "dram_write_bytes": 32 * times,
+                 "dram_pct_of_peak": busy, "shared_wavefronts": 8}
+                for stride, times, busy in [("8", 4, 60), ("2", 1, 90)]]
+
+    def source(self):
+        return "made up"
+
+
+made_up["h100_v13_passes.csv"] = [{"program": "mine", "variant": "mine", "n": "16",
+                                   "sort_ms": "9.5"}]
+check(tables.passes_profile_table(Profile(), q=4).splitlines()[2] ==
+      "| mine | 6 | 9.50 | 3.00 | 2: 2.00 | 1.00 .. 1.50 | 2.00 | 60% | 0.50 |",
+      "block_sort 3 copies; 2 merges up to the group, 2 copies; global passes 1 .. 1.5 copies; "
+      "the last merge's global pass: DRAM twice the array, 60% busy, half a wavefront a key")
+check(tables.range_text([1.0, 1.004], "{:.2f}") == "1.00" and
+      tables.range_text([1.0, 1.5], "{:.0f}%") == "1% .. 2%", "one value, or a range")
 tables.load_csv = recorded_csv
 sys.exit(1 if failures else 0)
