@@ -1107,8 +1107,8 @@ def experiment_profile_table(profile, experiment, q, header, cells,
     """Per program of an experiment's CSV at n = 2^q (those `keep` accepts): its variant, its
     launches and sort time in the experiment, then cells(program, launches, copy_ns, group,
     steps) from its profile, where the group is twice the stride of the sort's last launch (the
-    merge below a group of its largest size) and steps are its group_steps launches; `header`
-    names the columns after the first three."""
+    merge below a group of its largest size) and steps are its group_steps launches. `header`
+    is the first column's name, then the names of the columns after the first three."""
     rows = load_csv(f"h100_{experiment}.csv")
     if not rows:
         return NOT_MEASURED + "\n"

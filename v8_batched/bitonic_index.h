@@ -159,6 +159,14 @@ __host__ __device__ constexpr unsigned padded(unsigned slot) {
   return slot + slot / 32;
 }
 
+// The four that thread `thread` of a block of `threads` stores in round v of block_sort's
+// store_through_tile: four f is keys 4 f .. 4 f + 3 of the tile, one 16-byte store. The fours of
+// one round are consecutive across the block's threads, so a warp stores 512 neighbouring bytes.
+//   256 threads: round 1 of thread 1 is four 257, keys 1028 .. 1031.
+__host__ __device__ inline unsigned store_four(unsigned v, unsigned thread, unsigned threads) {
+  return v * threads + thread;
+}
+
 // The most compare steps one multistep pass runs. Each thread then holds 2^6 = 64 keys in
 // registers; docs/08_v6_multistep.md measures 3 to 6 and explains the choice.
 constexpr unsigned kStepsPerPass = 6;

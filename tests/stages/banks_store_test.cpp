@@ -3,7 +3,7 @@
 //
 // Each thread first writes its kKeysPerThread keys thread-major: slot t * kKeysPerThread + k,
 // the accesses banks_layout_test checks. Then, for v = 0 .. kKeysPerThread / 4 - 1, thread t
-// reads four v * blockDim.x + t back, word j of it from slot 4 (v * blockDim.x + t) + j, and
+// reads four store_four(v, t, blockDim.x) back, word j of it from slot 4 four + j, and
 // stores the four to global memory as one 16-byte store. For every block the kernels launch
 // (one thread per kKeysPerThread keys, up to kBlockThreads) the reads must cover the tile once,
 // slot by slot, and each read of a warp must ask every bank for one word at most.
@@ -17,12 +17,19 @@
 
 namespace {
 
-// The slot that word j of four v of thread t reads, in a block of `threads` threads.
+// The slot that word j of four v of thread t reads, in a block of `threads` threads: word j of
+// the four that store_four (bitonic_index.h, the helper the kernel calls) gives the thread.
 unsigned four_slot(unsigned v, unsigned t, unsigned j, unsigned threads) {
-  return 4 * (v * threads + t) + j;
+  return 4 * store_four(v, t, threads) + j;
 }
 
 }  // namespace
+
+TEST_CASE("store_four: the fours of a round are consecutive across the block") {
+  // bitonic_index.h's example: 256 threads, round 1 of thread 1 is four 257, keys 1028 .. 1031.
+  CHECK(store_four(1, 1, 256) == 257);
+  CHECK(store_four(0, 31, 256) + 1 == store_four(0, 32, 256));
+}
 
 TEST_CASE("store_through_tile reads every slot of the tile once") {
   for (unsigned threads = 1; threads <= kBlockThreads; threads *= 2) {
