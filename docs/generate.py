@@ -180,6 +180,9 @@ def generated_blocks(tour, profile, network_dump):
         "sass-lanes": lambda: tables.sass_kernels_table(
             ["v8_batched", "v8_lanes_mad", "v8_round256"], ["block_sort"],
             ("VIMNMX", "SEL", "SHFL.BFLY", "LDS", "STS", "BAR.SYNC.DEFER")),
+        "sass-compare": lambda: tables.sass_kernels_table(
+            ["v9_argsort", "v9_one_compare", "v9_double_minmax"], ["block_sort"],
+            ("ISETP", "ISETP.EX", "SEL", "DSETP.MIN", "DSETP.MAX", "FSEL", "SHFL.BFLY")),
         "sass-items": lambda: tables.sass_kernels_table(
             ["v8_batched", "v8_keys8", "v9_argsort"], ["block_sort"],
             ("VIMNMX", "ISETP", "ISETP.EX", "SEL", "SHFL.BFLY", "LDS", "LDS.64")),
@@ -217,6 +220,7 @@ def generated_blocks(tour, profile, network_dump):
         "gpus-projection": tables.gpus_projection,
         "v8-mapping": tables.mapping_table,
         "v9-mapping": lambda: tables.mapping_table("v9_mapping"),
+        "v9-compare": lambda: tables.mapping_table("v9_compare"),
         "v8-pipes": tables.pipes_table,
         "v13-groups": lambda: tables.experiment_table(
             "v13_groups", sizes=[16, 18, 20, 22, 24, 27, 29],
@@ -372,8 +376,8 @@ INLINE_VALUES = {
     "experiment": lambda args, tour, profile: tables.ms(
         tables.experiment_time(args[0], args[1], int(args[2]))) + " ms",
     "experiment-ratio": lambda args, tour, profile: experiment_ratio(args),
-    # NAME:V:S: variant V of the mapping experiment NAME (v8_mapping, v8_pipes, v9_mapping) over
-    # its first, the stage as built, for arrays of 2^S keys.
+    # NAME:V:S: variant V of the mapping experiment NAME (v8_mapping, v8_pipes, v9_mapping,
+    # v9_compare) over its first, the stage as built, for arrays of 2^S keys.
     "mapping-ratio": lambda args, tour, profile: tables.ratio(
         tables.mapping_ratio(int(args[2]), args[0], int(args[1]))),
     # PROGRAM:S, arrays of 2^S keys (docs/results/h100_segments.csv).

@@ -1063,9 +1063,9 @@ def segments_crossover(name="segments", program="v8_batched", rivals=SEGMENT_RIV
 
 
 def mapping_ratio(s, name="v8_mapping", variant=1):
-    """A mapping experiment's (v8_mapping, v8_pipes, v9_mapping) variant number `variant` over its
-    first, the stage as built, for arrays of 2^s keys: its time over the stage's; None where
-    either is missing. experiments.py records the stage as built first."""
+    """A mapping experiment's (v8_mapping, v8_pipes, v9_mapping, v9_compare) variant number
+    `variant` over its first, the stage as built, for arrays of 2^s keys: its time over the
+    stage's; None where either is missing. experiments.py records the stage as built first."""
     variants = list(segment_times(name).values())
     if len(variants) <= variant:
         return None

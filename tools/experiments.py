@@ -25,6 +25,9 @@ does not make.
   v9_mapping     v9_argsort's argsort (--values) as built, 8 items per thread in a 2048-item
                  tile, against v8's 16 in a 4096-item tile, for arrays of 2 .. 2^14 keys
                  (chapter 11)
+  v9_compare     v9_argsort's argsort (--values) as built, a 64-bit min and max for each pair,
+                 against one 64-bit compare a pair and against fmin and fmax of its items read
+                 as doubles, for arrays of 2 .. 2^14 keys (chapter 11)
   v13_groups     v13_any_bits as built, 2^14-key groups of 512 threads, against 2^13-key groups
                  and two forms of 2^15-key groups (1024 threads of 32 keys, 512 of 64; 128 KB of
                  shared memory a block), with v12_key_words, at 2^16 .. 2^29 keys (chapter 15)
@@ -225,6 +228,16 @@ def v9_mapping(runner):
     }, ["--values"])
 
 
+def v9_compare(runner):
+    """v9_argsort's compare of two items (a 64-bit min and max) against one compare a pair and
+    against fmin and fmax of the items read as doubles, with --values."""
+    return mapping_sweep(runner, "v9_compare", {
+        "a 64-bit min and max a pair": stage_program(runner.build, "v9_argsort"),
+        "one 64-bit compare a pair": runner.variant("v9_one_compare"),
+        "fmin and fmax of doubles": runner.variant("v9_double_minmax"),
+    }, ["--values"])
+
+
 def v13_groups(runner):
     return sweep(runner, "v13_groups", {
         "2^14-key groups, 512 threads of 32 keys": stage_program(runner.build, "v13_any_bits"),
@@ -275,7 +288,7 @@ def unpadded_programs(runner):
 
 def machine_code_programs(runner):
     return print_variants(runner, ("v7_unpadded", "v8_unpadded", "v8_keys8", "v8_lanes_mad",
-                                   "v8_round256"))
+                                   "v8_round256", "v9_one_compare", "v9_double_minmax"))
 
 
 def segments(runner):
@@ -479,7 +492,8 @@ def small_arrays(runner):
 
 EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v7_padding": v7_padding, "v8_mapping": v8_mapping,
-               "v8_pipes": v8_pipes, "v9_mapping": v9_mapping, "v13_groups": v13_groups,
+               "v8_pipes": v8_pipes, "v9_mapping": v9_mapping, "v9_compare": v9_compare,
+               "v13_groups": v13_groups,
                "v13_passes": v13_passes,
                "long_argsorts": long_argsorts, "segments": segments,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,

@@ -41,8 +41,9 @@ METRICS = {
 
 
 def sass_memory_instructions(cuobjdump, program):
-    """{kernel: Counter(opcode)} for the memory, shuffle, barrier, min/max, select and integer
-    compare instructions of the stage's kernels, from its machine code."""
+    """{kernel: Counter(opcode)} for the memory, shuffle, barrier, min/max, select (of integers
+    and of floats) and compare (of integers and of doubles) instructions of the stage's kernels,
+    from its machine code."""
     sass = subprocess.run([cuobjdump, "-sass", program], capture_output=True, text=True,
                           check=True).stdout
     counts = collections.defaultdict(collections.Counter)
@@ -53,14 +54,18 @@ def sass_memory_instructions(cuobjdump, program):
             name = function.group(1)
             kernel = course.kernel_of(name)
             continue
-        opcode = re.search(r"\b(LDS|STS|LDG|STG|SHFL|BAR|IMNMX|VIMNMX|SEL|ISETP)(\.[A-Z0-9]+)*",
-                           line)
+        opcode = re.search(
+            r"\b(LDS|STS|LDG|STG|SHFL|BAR|IMNMX|VIMNMX|SEL|FSEL|ISETP|DSETP)(\.[A-Z0-9]+)*", line)
         if kernel and opcode:
             name = opcode.group(0)
             if name.startswith("ISETP"):
                 # Integer compares, by whether they extend a compare to a second word (.EX: the
                 # upper half of a 64-bit compare), not by their many condition suffixes.
                 name = "ISETP.EX" if ".EX" in name else "ISETP"
+            elif name.startswith("DSETP"):
+                # Double compares by what they compare for: a DSETP.MIN or DSETP.MAX picks the
+                # result of a min or max of two doubles, which two selects then take.
+                name = ".".join(name.split(".")[:2])
             counts[kernel][name] += 1
     return counts
 
