@@ -15,8 +15,8 @@ docs/07_v5_bank_free.md and docs/09_v7_register_tile.md set the two side by side
 With --sass-csv it also counts, per kernel, the shared- and global-memory instructions in the
 machine code (cuobjdump -sass): whether the compiler kept two 4-byte accesses or merged them
 into one 8-byte access (LDS.64, STS.64) decides what the banks see. It counts the shuffles,
-barriers, min/max, selects and integer compares too, which show how v9's 64-bit compares are
-built (chapter 17).
+barriers, min/max, selects and compares too, which show how v9's 64-bit compares are built
+(chapter 17) and what its variants of chapter 11 build instead (double compares, DSETP).
 """
 import argparse
 import collections
@@ -41,11 +41,15 @@ METRICS = {
 
 
 def sass_memory_instructions(cuobjdump, program):
+    """count_instructions of the program's machine code (cuobjdump -sass)."""
+    return count_instructions(subprocess.run([cuobjdump, "-sass", program], capture_output=True,
+                                             text=True, check=True).stdout)
+
+
+def count_instructions(sass):
     """{kernel: Counter(opcode)} for the memory, shuffle, barrier, min/max, select (of integers
-    and of floats) and compare (of integers and of doubles) instructions of the stage's kernels,
-    from its machine code."""
-    sass = subprocess.run([cuobjdump, "-sass", program], capture_output=True, text=True,
-                          check=True).stdout
+    and of floats) and compare (of integers and of doubles) instructions of the course's kernels
+    in the text of cuobjdump -sass."""
     counts = collections.defaultdict(collections.Counter)
     kernel = None
     for line in sass.splitlines():

@@ -232,10 +232,10 @@ __device__ void store_through_tile(int *tile_keys, const int (&key)[kKeysPerThre
   for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
     // The fours of one v are consecutive across the block's threads (store_four): tile_size / 4
     // fours in all, kKeysPerThread / 4 per thread. Word j of lane t's four is slot 4 t + j plus
-    // 4 v blockDim.x, the same for the whole warp; in a block of whole warps, padded into bank
-    // 4 t + t / 8 + j (mod 32) plus a constant. The lanes read as many banks as there are
-    // lanes, in a smaller block too, as they do when they write thread-major (padded, in
-    // bitonic_index.h; tests/stages/banks_store_test.cpp checks every block size).
+    // 4 (v blockDim.x + 32 w) in warp w, the same for the whole warp; in a block of whole warps,
+    // padded into bank 4 t + t / 8 + j (mod 32) plus a constant. The lanes read as many banks
+    // as there are lanes, in a smaller block too, as they do when they write thread-major
+    // (padded, in bitonic_index.h; tests/stages/banks_store_test.cpp checks every block size).
     const unsigned four = store_four(v, threadIdx.x, blockDim.x);
     fours[four] = make_int4(tile[padded(4 * four)], tile[padded(4 * four + 1)],
                             tile[padded(4 * four + 2)], tile[padded(4 * four + 3)]);
