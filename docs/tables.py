@@ -1088,7 +1088,7 @@ def mapping_table(name="v8_mapping"):
             over_first = mapping_ratio(s, name, variant)
             cells.append("" if over_first is None else ratio(over_first))
         body.append(cells)
-    ordinals = ["second", "third", "fourth"]
+    ordinals = ["second", "third", "fourth", "fifth"]
     return (table(["array length"] + [f"{v} ms" for v in variants] +
                   [f"{ordinals[i]} / first" for i in range(len(variants) - 1)], body) + "\n" +
             recorded(rows, f"tools/experiments.py {name}") +
