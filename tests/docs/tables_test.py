@@ -16,7 +16,8 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 - the Nsight Compute figures summed over a sort's launches (long_items: times added, DRAM busy
   weighted by time) and the instructions over issue rate of the lab's argsorts;
 - a profile table of chapter 15 (passes_profile_table): which launches count as block_sort, as
-  merges up to a group and as global passes, and the DRAM and shared-memory figures per key.
+  merges up to a group and as global passes, and the DRAM and shared-memory figures per key;
+- a mapping experiment's table of five programs (mapping_table): each one over the first.
 """
 import os
 import sys
@@ -193,5 +194,17 @@ check(tables.passes_profile_table(Profile(), q=4).splitlines()[2] ==
       "the last merge's global pass: DRAM twice the array, 60% busy, half a wavefront a key")
 check(tables.range_text([1.0, 1.004], "{:.2f}") == "1.00" and
       tables.range_text([1.0, 1.5], "{:.0f}%") == "1% .. 2%", "one value, or a range")
+# A mapping experiment of five programs (v9_compare has five): each one's time over the first's,
+# the stage as built, in a column named by its place, and any two by their names (segment_ratio).
+made_up["h100_made_up_mapping.csv"] = [
+    {"variant": variant, "segment": "2", "sort_ms": ms, "device": "a GPU", "date": "2026-11-26"}
+    for variant, ms in [("a", "1.0"), ("b", "2.0"), ("c", "0.5"), ("d", "1.5"), ("e", "0.25")]]
+mapping = tables.mapping_table("made_up_mapping").splitlines()
+check(mapping[0].endswith("| second / first | third / first | fourth / first | fifth / first |")
+      and mapping[2].endswith("| 2.00 | 0.50 | 1.50 | 0.25 |"),
+      "five programs: four ratios over the first, the fifth's column named")
+check(tables.mapping_ratio(1, "made_up_mapping", 4) == 0.25 and
+      tables.segment_ratio("made_up_mapping", "e", "b", 1) == 0.125,
+      "the fifth over the first, and over the second by name")
 tables.load_csv = recorded_csv
 sys.exit(1 if failures else 0)
