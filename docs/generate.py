@@ -181,7 +181,7 @@ def generated_blocks(tour, profile, network_dump):
             ["v8_batched", "v8_lanes_mad", "v8_round256"], ["block_sort"],
             ("VIMNMX", "SEL", "SHFL.BFLY", "LDS", "STS", "BAR.SYNC.DEFER")),
         "sass-compare": lambda: tables.sass_kernels_table(
-            ["v9_argsort", "v9_swap_source", "v9_lane_compare", "v9_one_compare",
+            ["v9_argsort", "v9_minmax_lanes", "v9_swap_source", "v9_one_compare",
              "v9_double_minmax"], ["block_sort"],
             ("ISETP", "ISETP.EX", "SEL", "DSETP.MIN", "DSETP.MAX", "FSEL", "SHFL.BFLY")),
         "sass-items": lambda: tables.sass_kernels_table(

@@ -25,11 +25,10 @@ does not make.
   v9_mapping     v9_argsort's argsort (--values) as built, 8 items per thread in a 2048-item
                  tile, against v8's 16 in a 4096-item tile, for arrays of 2 .. 2^14 keys
                  (chapter 11)
-  v9_compare     v9_argsort's argsort (--values) as built, a 64-bit min and max for each pair,
-                 against one 64-bit compare in each lane step, one 64-bit compare a pair
-                 everywhere (order_pair in PTX), fmin and fmax of its items read as doubles, and
-                 one compare in each lane step with 16 items a thread, for arrays of 2 .. 2^14
-                 keys (chapter 11)
+  v9_compare     v9_argsort's argsort (--values) as built, one 64-bit compare in each lane
+                 step, against v8's min and max there, one 64-bit compare a pair everywhere
+                 (order_pair in PTX), and fmin and fmax of its items read as doubles, for arrays
+                 of 2 .. 2^14 keys (chapter 11)
   v13_groups     v13_any_bits as built, 2^14-key groups of 512 threads, against 2^13-key groups
                  and two forms of 2^15-key groups (1024 threads of 32 keys, 512 of 64; 128 KB of
                  shared memory a block), with v12_key_words, at 2^16 .. 2^29 keys (chapter 15)
@@ -231,15 +230,14 @@ def v9_mapping(runner):
 
 
 def v9_compare(runner):
-    """v9_argsort's compare of two items (a 64-bit min and max) against one compare in each lane
-    step, one compare a pair everywhere, fmin and fmax of the items read as doubles, and one
-    compare in each lane step on v8's mapping of 16 items a thread, with --values."""
+    """v9_argsort's lane step as built (one 64-bit compare) against v8's min and max in it, one
+    compare a pair everywhere (order_pair in PTX), and fmin and fmax of the items read as
+    doubles, with --values."""
     return mapping_sweep(runner, "v9_compare", {
-        "a 64-bit min and max a pair": stage_program(runner.build, "v9_argsort"),
-        "one compare a lane step": runner.variant("v9_lane_compare"),
-        "one compare a pair": runner.variant("v9_one_compare"),
+        "one compare a lane step (as built)": stage_program(runner.build, "v9_argsort"),
+        "a 64-bit min and max a lane step": runner.variant("v9_minmax_lanes"),
+        "one compare a lane step and a pair": runner.variant("v9_one_compare"),
         "fmin and fmax of doubles": runner.variant("v9_double_minmax"),
-        "one compare a lane step, 16 items a thread": runner.variant("v9_keys16_lane"),
     }, ["--values"])
 
 
@@ -293,7 +291,7 @@ def unpadded_programs(runner):
 
 def machine_code_programs(runner):
     return print_variants(runner, ("v7_unpadded", "v8_unpadded", "v8_keys8", "v8_lanes_mad",
-                                   "v8_round256", "v9_swap_source", "v9_lane_compare",
+                                   "v8_round256", "v9_minmax_lanes", "v9_swap_source",
                                    "v9_one_compare", "v9_double_minmax"))
 
 

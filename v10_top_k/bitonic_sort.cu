@@ -267,7 +267,9 @@ __device__ void compare_lanes(Item (&key)[kKeysPerThread], unsigned top_bit, uns
         // The shuffle waits until every lane of the mask has arrived, reads all their values,
         // then hands them out: no lane can see a half-done exchange.
         const Item other = __shfl_xor_sync(lane_mask(lanes), key[k], lane_stride);
-        key[k] = lower ? min(key[k], other) : max(key[k], other);
+        // One 64-bit compare picks: the lower lane takes `other` when it is the smaller, the
+        // upper lane when it is not. A min and a max would each compare (chapter 11).
+        key[k] = lower == (other < key[k]) ? other : key[k];
       }
     }
   }

@@ -19,6 +19,8 @@
 //   and make_word<Word> (bitonic_index.h) builds an Item or a bare word from a key;
 //   argsort_segments's launches become sort_words<Word>, which it calls with 32-bit words when
 //   there are no indices and with Items when there are. block_top keeps its Items.
+//   compare_lanes keeps v11's one compare a lane step for Items only: a 32-bit min or max is one
+//   instruction, so words take v8's min and max again (the other form is not measured on words).
 //
 // Prediction
 //   A sort of keys alone at v8's time, the kernels being v8's on 32-bit words again; argsort,
@@ -285,7 +287,14 @@ __device__ void compare_lanes(Word (&key)[kKeysPerThread], unsigned top_bit, uns
         // The shuffle waits until every lane of the mask has arrived, reads all their values,
         // then hands them out: no lane can see a half-done exchange.
         const Word other = __shfl_xor_sync(lane_mask(lanes), key[k], lane_stride);
-        key[k] = lower ? min(key[k], other) : max(key[k], other);
+        if constexpr (sizeof(Word) == sizeof(Item)) {
+          // One 64-bit compare picks: the lower lane takes `other` when it is the smaller,
+          // the upper lane when it is not. A min and a max would each compare (chapter 11).
+          key[k] = lower == (other < key[k]) ? other : key[k];
+        } else {
+          // A 32-bit min or max is one instruction (chapter 10), so words keep v8's line.
+          key[k] = lower ? min(key[k], other) : max(key[k], other);
+        }
       }
     }
   }

@@ -337,7 +337,14 @@ __device__ void compare_lanes(Word (&key)[kKeysPerThread], unsigned top_bit, uns
         // The shuffle waits until every lane of the mask has arrived, reads all their values,
         // then hands them out: no lane can see a half-done exchange.
         const Word other = __shfl_xor_sync(lane_mask(lanes), key[k], lane_stride);
-        key[k] = lower ? min(key[k], other) : max(key[k], other);
+        if constexpr (sizeof(Word) == sizeof(Item)) {
+          // One 64-bit compare picks: the lower lane takes `other` when it is the smaller,
+          // the upper lane when it is not. A min and a max would each compare (chapter 11).
+          key[k] = lower == (other < key[k]) ? other : key[k];
+        } else {
+          // A 32-bit min or max is one instruction (chapter 10), so words keep v8's line.
+          key[k] = lower ? min(key[k], other) : max(key[k], other);
+        }
       }
     }
   }

@@ -27,7 +27,9 @@
 //   layout_slot, padded, load_thread_major and compare_lanes): a tuning the chapter measures
 //   (h100_v9_mapping.csv). block_sort stores from the registers again, as v7 does, and v8's
 //   store_through_tile goes: whether its round through the tile pays for 8 items a thread is not
-//   measured (the README's limits).
+//   measured (the README's limits). A 64-bit min or max is a compare of two halves and two selects,
+//   so compare_lanes picks each lane's item with one compare where v8 asks for a min and a max:
+//   a tuning the chapter measures too (h100_v9_compare.csv).
 //
 // Prediction
 //   Twice the bytes in every load, store, shuffle and exchange, and 64-bit compares: about twice
@@ -264,7 +266,9 @@ __device__ void compare_lanes(Item (&key)[kKeysPerThread], unsigned top_bit, uns
         // The shuffle waits until every lane of the mask has arrived, reads all their values,
         // then hands them out: no lane can see a half-done exchange.
         const Item other = __shfl_xor_sync(lane_mask(lanes), key[k], lane_stride);
-        key[k] = lower ? min(key[k], other) : max(key[k], other);
+        // One 64-bit compare picks: the lower lane takes `other` when it is the smaller, the
+        // upper lane when it is not. A min and a max would each compare (chapter 11).
+        key[k] = lower == (other < key[k]) ? other : key[k];
       }
     }
   }
