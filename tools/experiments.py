@@ -73,8 +73,9 @@ does not make.
                  prints the programs' paths, for measure_banks.py --extra; records nothing
   machine_code   builds the variants whose machine code measure_banks.py --sass-only counts
                  beside the stages' (the unpadded tiles, v8 with 8 keys per thread, its lane
-                 steps as one min, its lane steps through shared memory) and prints their
-                 paths, for --extra; records nothing
+                 steps as one min, its lane steps through shared memory; v9 with v8's min and
+                 max in its lane steps, order_pair as a swap in C++ and in PTX, and items as
+                 doubles) and prints their paths, for --extra; records nothing
   barriers       v0_naive's sort with one launch per step, the same launches as a CUDA Graph,
                  and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
