@@ -194,8 +194,9 @@ check(tables.passes_profile_table(Profile(), q=4).splitlines()[2] ==
       "the last merge's global pass: DRAM twice the array, 60% busy, half a wavefront a key")
 check(tables.range_text([1.0, 1.004], "{:.2f}") == "1.00" and
       tables.range_text([1.0, 1.5], "{:.0f}%") == "1% .. 2%", "one value, or a range")
-# A mapping experiment of five programs (v9_compare has five): each one's time over the first's,
-# the stage as built, in a column named by its place, and any two by their names (segment_ratio).
+# A mapping experiment of five programs, the most a table's columns name ("fifth / first"): each
+# one's time over the first's, the stage as built, in a column named by its place, and any two by
+# their names (segment_ratio).
 made_up["h100_made_up_mapping.csv"] = [
     {"variant": variant, "segment": "2", "sort_ms": ms, "device": "a GPU", "date": "2026-11-26"}
     for variant, ms in [("a", "1.0"), ("b", "2.0"), ("c", "0.5"), ("d", "1.5"), ("e", "0.25")]]
