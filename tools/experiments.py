@@ -69,6 +69,8 @@ does not make.
   spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
                  how far apart two measurements of one program fall (chapter 17)
   distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 12)
+                 spread and distributions take --stages: only those stages, to measure again
+                 the stages whose code changed (their rows then replace the recorded ones)
   unpadded       builds v7_register_tile and v8_batched without the padding of their tile and
                  prints the programs' paths, for measure_banks.py --extra; records nothing
   machine_code   builds the variants whose machine code measure_banks.py --sass-only counts
@@ -113,6 +115,8 @@ class Runner:
         self.date = course.today()
         self.spread_runs = arguments.spread_runs
         self.distribution_sizes = [int(q) for q in arguments.distribution_sizes.split(",")]
+        self.stages = (arguments.stages.split(",") if arguments.stages
+                       else course.stage_names())
         self.torch_missing = False
 
     def variant(self, name):
@@ -445,7 +449,7 @@ def spread(runner):
     records = []
     for q in (11, 15, 17, 20):
         for repeat in range(runner.spread_runs):
-            for stage in course.stage_names():
+            for stage in runner.stages:
                 records.append(runner.record("spread", f"run {repeat + 1}", stage_program(
                     runner.build, stage) + ["--log2", str(q), "--reps", "20"]))
     return records
@@ -455,7 +459,7 @@ def distributions(runner):
     names = course.listed_names(runner.build, course.stage_names()[0], "--dist")
     records = []
     for q in runner.distribution_sizes:
-        for stage in course.stage_names():
+        for stage in runner.stages:
             for name in names:
                 records.append(runner.record("distributions", name, stage_program(
                     runner.build, stage) + ["--log2", str(q), "--dist", name, "--reps",
@@ -517,8 +521,13 @@ def main():
                         help="spread: separate runs of each program (default 5)")
     parser.add_argument("--distribution-sizes", default="24,27",
                         help="distributions: log2 sizes (default 24,27)")
+    parser.add_argument("--stages", help="spread, distributions: only these stages, comma-"
+                        "separated (default every stage)")
     parser.add_argument("experiments", nargs="+", choices=sorted(EXPERIMENTS))
     arguments = parser.parse_args()
+    unknown = set((arguments.stages or "").split(",")) - set(course.stage_names()) - {""}
+    if unknown:
+        parser.error(f"--stages: no stage named {', '.join(sorted(unknown))}")
     if course.arguments_only():
         return
     runner = Runner(arguments)

@@ -370,7 +370,7 @@ def main():
         return
     ncu = course.find_tool("ncu")
     runner = experiments.Runner(argparse.Namespace(
-        build=arguments.build, spread_runs=1, distribution_sizes="24"))
+        build=arguments.build, spread_runs=1, distribution_sizes="24", stages=None))
     for name in arguments.facts:
         file_name, collect = FACTS[name]
         records = collect(ncu, arguments.build, runner)
