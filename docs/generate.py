@@ -371,6 +371,9 @@ INLINE_VALUES = {
     "spread-range": spread_value("spread-range"),
     "spread-max": spread_value("spread-max"),
     "neighbours": spread_value("neighbours"),
+    # EXPERIMENT: which stages' records of h100_EXPERIMENT.csv come from which day.
+    "stages-by-day": lambda args, tour, profile: tables.stages_by_day(
+        tables.load_csv(f"h100_{args[0]}.csv")),
     # STAGE:Q:DISTRIBUTION: its time over the time on uniform keys.
     "distribution": lambda args, tour, profile: tables.ratio(
         tables.distribution_ratio(args[0], int(args[1]), args[2])),

@@ -70,6 +70,29 @@ def record_days(rows):
     return days[0] if len(days) == 1 else f"{days[0]} .. {days[-1]}"
 
 
+def stages_by_day(rows):
+    """Which stages' records come from which day: 'DAY: v0 .. v7, v12 .. v14; DAY: v8', each
+    day's stages as runs of neighbours in the course's order."""
+    order = course.course_stage_names()
+    days = {}
+    for row in rows:
+        if row["program"] in order:
+            days.setdefault(row["date"], set()).add(order.index(row["program"]))
+    parts = []
+    for day, indices in sorted(days.items()):
+        runs = []
+        for index in sorted(indices):
+            if runs and runs[-1][1] == index - 1:
+                runs[-1][1] = index
+            else:
+                runs.append([index, index])
+        names = [order[first].split("_")[0] + ("" if first == last else
+                                               " .. " + order[last].split("_")[0])
+                 for first, last in runs]
+        parts.append(f"{day}: {', '.join(names)}")
+    return "; ".join(parts)
+
+
 def recorded(rows, tool):
     """'Measured on one GPU (driver, CUDA) on DATE by TOOL', from the first record; DATE is
     record_days of the records."""
@@ -1238,10 +1261,13 @@ def spread_sizes():
 def spread_source(rows):
     runs = len({row["variant"] for row in rows})
     reps = rows[0]["reps"]
+    days = {row["date"] for row in rows}
     return (recorded(rows, "tools/experiments.py spread") +
             f"; data: `docs/results/h100_spread.csv`. Each program ran {runs} times, each time "
             f"a separate process that reports the median of {reps} timed sorts after one "
-            "warm-up; the runs of all stages took turns.")
+            "warm-up; " + ("the runs of all stages took turns." if len(days) == 1 else
+                           "the runs of the stages recorded on one day took turns ("
+                           + stages_by_day(rows) + ")."))
 
 
 def spread_table():

@@ -12,7 +12,7 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
   another, and a prediction's verdict;
 - the share of compare-exchanges that swap, read from network_dump: none for equal keys, and
   for 16 sorted keys the 36 of 80 that tests/tools/network_dump_test.py finds by replaying the network;
-- the dates of a table's records (record_days);
+- the dates of a table's records (record_days), and which stages each day holds (stages_by_day);
 - the Nsight Compute figures summed over a sort's launches (long_items: times added, DRAM busy
   weighted by time) and the instructions over issue rate of the lab's argsorts;
 - a profile table of chapter 15 (passes_profile_table): which launches count as block_sort, as
@@ -128,6 +128,14 @@ days = [{"date": "2026-11-25"}, {"date": "2026-11-24"}, {"date": "2026-11-25"}]
 check(tables.record_days(days) == "2026-11-24 .. 2026-11-25",
       "records of two days: the first .. the last")
 check(tables.record_days(days[:1]) == "2026-11-25", "records of one day: that day")
+# Which stages each day holds (stages_by_day): neighbours in the course's order join into a
+# range, a stage apart from them stands alone, programs that are not stages are left out.
+stages = tables.course.course_stage_names()
+dated = ([{"program": stages[i], "date": "2026-11-24"} for i in (0, 1, 2, 4)] +
+         [{"program": stages[3], "date": "2026-11-23"}, {"program": "cub_radix", "date": "2026-11-22"}])
+short = [name.split("_")[0] for name in stages]
+want = f"2026-11-23: {short[3]}; 2026-11-24: {short[0]} .. {short[2]}, {short[4]}"
+check(tables.stages_by_day(dated) == want, f"stages by day: {tables.stages_by_day(dated)} ({want})")
 # The launches of one long sort (long_items) summed, their DRAM busy weighted by their time, and
 # the instructions over issue rate of the lab's argsorts (word_issue_ratio), on made-up records.
 def launch(variant, ns, gigabytes, busy, occupancy, stall):
