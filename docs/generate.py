@@ -182,8 +182,9 @@ def generated_blocks(tour, profile, network_dump):
             ("VIMNMX", "SEL", "SHFL.BFLY", "LDS", "STS", "BAR.SYNC.DEFER")),
         "sass-compare": lambda: tables.sass_kernels_table(
             ["v9_argsort", "v9_minmax_lanes", "v9_swap_source", "v9_one_compare",
-             "v9_double_minmax"], ["block_sort"],
-            ("ISETP", "ISETP.EX", "SEL", "DSETP.MIN", "DSETP.MAX", "FSEL", "SHFL.BFLY")),
+             "v9_double_minmax", "v9_split_items"], ["block_sort"],
+            ("ISETP", "ISETP.EX", "SEL", "DSETP.MIN", "DSETP.MAX", "FSEL", "VIMNMX.U32",
+             "SHFL.BFLY")),
         "sass-items": lambda: tables.sass_kernels_table(
             ["v8_batched", "v8_keys8", "v9_argsort"], ["block_sort"],
             ("VIMNMX", "ISETP", "ISETP.EX", "SEL", "SHFL.BFLY", "LDS", "LDS.64")),

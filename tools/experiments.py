@@ -27,8 +27,9 @@ does not make.
                  (chapter 11)
   v9_compare     v9_argsort's argsort (--values) as built, one 64-bit compare in each lane
                  step, against v8's min and max there, one 64-bit compare a pair everywhere
-                 (order_pair in PTX), and fmin and fmax of its items read as doubles, for arrays
-                 of 2 .. 2^14 keys (chapter 11)
+                 (order_pair in PTX), fmin and fmax of its items read as doubles, and each key
+                 and its position in two 32-bit registers with keys compared alone (ties in
+                 either order), for arrays of 2 .. 2^14 keys (chapter 11)
   v13_groups     v13_any_bits as built, 2^14-key groups of 512 threads, against 2^13-key groups
                  and two forms of 2^15-key groups (1024 threads of 32 keys, 512 of 64; 128 KB of
                  shared memory a block), with v12_key_words, at 2^16 .. 2^29 keys (chapter 15)
@@ -76,8 +77,9 @@ does not make.
   machine_code   builds the variants whose machine code measure_banks.py --sass-only counts
                  beside the stages' (the unpadded tiles, v8 with 8 keys per thread, its lane
                  steps as one min, its lane steps through shared memory; v9 with v8's min and
-                 max in its lane steps, order_pair as a swap in C++ and in PTX, and items as
-                 doubles) and prints their paths, for --extra; records nothing
+                 max in its lane steps, order_pair as a swap in C++ and in PTX, items as
+                 doubles, and keys and positions in two registers) and prints their paths, for
+                 --extra; records nothing
   barriers       v0_naive's sort with one launch per step, the same launches as a CUDA Graph,
                  and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
@@ -236,13 +238,14 @@ def v9_mapping(runner):
 
 def v9_compare(runner):
     """v9_argsort's lane step as built (one 64-bit compare) against v8's min and max in it, one
-    compare a pair everywhere (order_pair in PTX), and fmin and fmax of the items read as
-    doubles, with --values."""
+    compare a pair everywhere (order_pair in PTX), fmin and fmax of the items read as doubles,
+    and each key and its position in two 32-bit registers, keys compared alone, with --values."""
     return mapping_sweep(runner, "v9_compare", {
         "one compare a lane step (as built)": stage_program(runner.build, "v9_argsort"),
         "a 64-bit min and max a lane step": runner.variant("v9_minmax_lanes"),
         "one compare a lane step and a pair": runner.variant("v9_one_compare"),
         "fmin and fmax of doubles": runner.variant("v9_double_minmax"),
+        "keys and positions in two registers": runner.variant("v9_split_items"),
     }, ["--values"])
 
 
@@ -297,7 +300,7 @@ def unpadded_programs(runner):
 def machine_code_programs(runner):
     return print_variants(runner, ("v7_unpadded", "v8_unpadded", "v8_keys8", "v8_lanes_mad",
                                    "v8_round256", "v9_minmax_lanes", "v9_swap_source",
-                                   "v9_one_compare", "v9_double_minmax"))
+                                   "v9_one_compare", "v9_double_minmax", "v9_split_items"))
 
 
 def segments(runner):
