@@ -71,7 +71,8 @@ does not make.
                  how far apart two measurements of one program fall (chapter 17)
   distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 12)
                  spread and distributions take --stages: only those stages, to measure again
-                 the stages whose code changed (their rows then replace the recorded ones)
+                 the stages whose code changed; with --replace-in RECORDED.csv the output is
+                 that record with those rows replaced (same variant, program and size)
   unpadded       builds v7_register_tile and v8_batched without the padding of their tile and
                  prints the programs' paths, for measure_banks.py --extra; records nothing
   machine_code   builds the variants whose machine code measure_banks.py --sass-only counts
@@ -516,6 +517,16 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "small_arrays": small_arrays}
 
 
+def replace_rows(recorded, records):
+    """The recorded rows with each row of the same variant, program and size as one of
+    `records` replaced by it, on the recorded file's columns; every record must replace one."""
+    fresh = {(r["variant"], r["program"], str(r["n"])): r for r in records}
+    rows = [fresh.pop((row["variant"], row["program"], row["n"]), row) for row in recorded]
+    if fresh:
+        sys.exit(f"--replace-in: no recorded row for {sorted(fresh)[0]}")
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(course.ROOT, "build"))
@@ -526,6 +537,8 @@ def main():
                         help="distributions: log2 sizes (default 24,27)")
     parser.add_argument("--stages", help="spread, distributions: only these stages, comma-"
                         "separated (default every stage)")
+    parser.add_argument("--replace-in", help="with --stages: the recorded CSV whose rows of "
+                        "those stages the new ones replace")
     parser.add_argument("experiments", nargs="+", choices=sorted(EXPERIMENTS))
     arguments = parser.parse_args()
     unknown = set((arguments.stages or "").split(",")) - set(course.stage_names()) - {""}
@@ -539,7 +552,12 @@ def main():
         if not records:
             continue
         path = os.path.join(arguments.out, f"{name}.csv")
-        course.write_csv(path, records)
+        if arguments.replace_in:
+            with open(arguments.replace_in, newline="") as file:
+                recorded = list(csv.DictReader(file))
+            course.write_csv(path, replace_rows(recorded, records), list(recorded[0]))
+        else:
+            course.write_csv(path, records)
         print(f"wrote {len(records)} records to {path}", file=sys.stderr)
 
 

@@ -132,10 +132,12 @@ check(tables.record_days(days[:1]) == "2026-11-25", "records of one day: that da
 # range, a stage apart from them stands alone, programs that are not stages are left out.
 stages = tables.course.course_stage_names()
 dated = ([{"program": stages[i], "date": "2026-11-24"} for i in (0, 1, 2, 4)] +
-         [{"program": stages[3], "date": "2026-11-23"}, {"program": "cub_radix", "date": "2026-11-22"}])
+         [{"program": stages[3], "date": "2026-11-23"},
+          {"program": "cub_radix", "date": "2026-11-22"}])
 short = [name.split("_")[0] for name in stages]
 want = f"2026-11-23: {short[3]}; 2026-11-24: {short[0]} .. {short[2]}, {short[4]}"
-check(tables.stages_by_day(dated) == want, f"stages by day: {tables.stages_by_day(dated)} ({want})")
+check(tables.stages_by_day(dated) == want,
+      f"stages by day: {tables.stages_by_day(dated)} ({want})")
 # The launches of one long sort (long_items) summed, their DRAM busy weighted by their time, and
 # the instructions over issue rate of the lab's argsorts (word_issue_ratio), on made-up records.
 def launch(variant, ns, gigabytes, busy, occupancy, stall):

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""cpu suite: what tools/experiments.py decides without a GPU, on made-up rows.
+
+Usage: experiments_test.py SOURCE_ROOT
+
+- --stages refuses a name that is no stage, in one line, with argparse's exit code 2;
+- replace_rows (--replace-in): a recorded row of the same variant, program and size as a new
+  record takes the record's values on the recorded columns, every other row stays as it was and
+  where it was, and a record that replaces no row stops it.
+"""
+import os
+import subprocess
+import sys
+
+root = os.path.abspath(sys.argv[1])
+sys.path.insert(0, os.path.join(root, "tools"))
+import experiments  # noqa: E402
+
+failures = 0
+
+
+def check(ok, what):
+    global failures
+    print("ok  " if ok else "FAIL", what)
+    failures += not ok
+
+
+script = os.path.join(root, "tools", "experiments.py")
+result = subprocess.run([sys.executable, script, "--out", "unused", "--stages",
+                         "v0_naive,v99_none", "spread"], capture_output=True, text=True)
+last = result.stderr.strip().splitlines()[-1] if result.stderr.strip() else ""
+check(result.returncode == 2 and last.endswith("--stages: no stage named v99_none"),
+      f"--stages v0_naive,v99_none: exit {result.returncode}, '{last}'")
+
+recorded = [{"variant": "run 1", "program": "v0_naive", "n": "2048", "sort_ms": "1.0"},
+            {"variant": "run 1", "program": "v1_fused", "n": "2048", "sort_ms": "2.0"},
+            {"variant": "run 2", "program": "v1_fused", "n": "2048", "sort_ms": "3.0"}]
+records = [{"variant": "run 2", "program": "v1_fused", "n": 2048, "sort_ms": "9.0",
+            "date": "2026-11-26"}]
+rows = experiments.replace_rows(recorded, records)
+check([row["sort_ms"] for row in rows] == ["1.0", "2.0", "9.0"],
+      "the row of the same variant, program and size replaced, in its place; the others kept")
+stray = [{"variant": "run 3", "program": "v1_fused", "n": 2048, "sort_ms": "9.0"}]
+try:
+    experiments.replace_rows(recorded, stray)
+    check(False, "a record that replaces no row: refused")
+except SystemExit as stop:
+    check("no recorded row" in str(stop), f"a record that replaces no row: '{stop}'")
+
+print(f"{failures} failure(s)")
+sys.exit(1 if failures else 0)
