@@ -521,7 +521,10 @@ def replace_rows(recorded, records):
     """The recorded rows with each row of the same variant, program and size as one of
     `records` replaced by it, on the recorded file's columns; every record must replace one."""
     fresh = {(r["variant"], r["program"], str(r["n"])): r for r in records}
-    rows = [fresh.pop((row["variant"], row["program"], row["n"]), row) for row in recorded]
+    rows = []
+    for row in recorded:
+        new = fresh.pop((row["variant"], row["program"], row["n"]), None)
+        rows.append(row if new is None else {field: new.get(field, "") for field in row})
     if fresh:
         sys.exit(f"--replace-in: no recorded row for {sorted(fresh)[0]}")
     return rows

@@ -34,12 +34,15 @@ check(result.returncode == 2 and last.endswith("--stages: no stage named v99_non
 
 recorded = [{"variant": "run 1", "program": "v0_naive", "n": "2048", "sort_ms": "1.0"},
             {"variant": "run 1", "program": "v1_fused", "n": "2048", "sort_ms": "2.0"},
+            {"variant": "run 2", "program": "v1_fused", "n": "4096", "sort_ms": "4.0"},
             {"variant": "run 2", "program": "v1_fused", "n": "2048", "sort_ms": "3.0"}]
 records = [{"variant": "run 2", "program": "v1_fused", "n": 2048, "sort_ms": "9.0",
             "date": "2026-11-26"}]
 rows = experiments.replace_rows(recorded, records)
-check([row["sort_ms"] for row in rows] == ["1.0", "2.0", "9.0"],
-      "the row of the same variant, program and size replaced, in its place; the others kept")
+check([row["sort_ms"] for row in rows] == ["1.0", "2.0", "4.0", "9.0"] and
+      list(rows[3]) == list(recorded[0]),
+      "the row of the same variant, program and size replaced, in its place, on the recorded "
+      "columns; the others kept, the same program at another size too")
 stray = [{"variant": "run 3", "program": "v1_fused", "n": 2048, "sort_ms": "9.0"}]
 try:
     experiments.replace_rows(recorded, stray)
