@@ -250,6 +250,20 @@ def v9_compare(runner):
     }, ["--values"])
 
 
+def v8_directions(runner):
+    return mapping_sweep(runner, "v8_directions", {
+        "flips (as built)": stage_program(runner.build, "v8_batched"),
+        "directions in the compares": runner.variant("v8_directions"),
+    })
+
+
+def v9_directions(runner):
+    return mapping_sweep(runner, "v9_directions", {
+        "flips (as built)": stage_program(runner.build, "v9_argsort"),
+        "directions in the compares": runner.variant("v9_directions"),
+    }, ["--values"])
+
+
 def v13_groups(runner):
     return sweep(runner, "v13_groups", {
         "2^14-key groups, 512 threads of 32 keys": stage_program(runner.build, "v13_any_bits"),
@@ -301,7 +315,8 @@ def unpadded_programs(runner):
 def machine_code_programs(runner):
     return print_variants(runner, ("v7_unpadded", "v8_unpadded", "v8_keys8", "v8_lanes_mad",
                                    "v8_round256", "v9_minmax_lanes", "v9_swap_source",
-                                   "v9_one_compare", "v9_double_minmax", "v9_split_items"))
+                                   "v9_one_compare", "v9_double_minmax", "v9_split_items",
+                                   "v8_directions", "v9_directions"))
 
 
 def segments(runner):
@@ -506,6 +521,7 @@ def small_arrays(runner):
 EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v7_padding": v7_padding, "v8_mapping": v8_mapping,
                "v8_pipes": v8_pipes, "v9_mapping": v9_mapping, "v9_compare": v9_compare,
+               "v8_directions": v8_directions, "v9_directions": v9_directions,
                "v13_groups": v13_groups,
                "v13_passes": v13_passes,
                "long_argsorts": long_argsorts, "segments": segments,

@@ -48,8 +48,8 @@ def sass_memory_instructions(cuobjdump, program):
 
 def count_instructions(sass):
     """{kernel: Counter(opcode)} for the memory, shuffle, barrier, min/max, select (of integers
-    and of floats) and compare (of integers and of doubles) instructions of the course's kernels
-    in the text of cuobjdump -sass."""
+    and of floats), compare (of integers and of doubles) and three-input logic (LOP3: a flip
+    ~x is one) instructions of the course's kernels in the text of cuobjdump -sass."""
     counts = collections.defaultdict(collections.Counter)
     kernel = None
     for line in sass.splitlines():
@@ -58,8 +58,8 @@ def count_instructions(sass):
             name = function.group(1)
             kernel = course.kernel_of(name)
             continue
-        opcode = re.search(
-            r"\b(LDS|STS|LDG|STG|SHFL|BAR|IMNMX|VIMNMX|SEL|FSEL|ISETP|DSETP)(\.[A-Z0-9]+)*", line)
+        opcode = re.search(r"\b(LDS|STS|LDG|STG|SHFL|BAR|IMNMX|VIMNMX|SEL|FSEL|ISETP|DSETP|LOP3)"
+                           r"(\.[A-Z0-9]+)*", line)
         if kernel and opcode:
             name = opcode.group(0)
             if name.startswith("ISETP"):

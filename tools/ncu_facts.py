@@ -27,6 +27,11 @@
              per issued instruction the warps waited at a barrier, on the short scoreboard
              (shared memory, shuffles) and on the long one (global memory). Writes
              OUT/pipes.csv.
+  directions what flipping keys costs (chapters 10 and 11): v8_batched and v9_argsort's argsort
+             (--values) as built, whose threads flip their keys so that every compare is
+             ascending, against their variants whose compares take the direction instead
+             (v8_directions, v9_directions), on arrays of 128 and 1024 keys, 2^27 in all:
+             block_sort's metrics as pipes records them. Writes OUT/directions.csv.
   items      what sorting 64-bit items costs (chapter 11): v8_batched's keys with v9's mapping
              (8 a thread, the variant v8_keys8), v9_argsort's keys
              and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
@@ -251,6 +256,23 @@ def pipes(ncu, build, runner):
                           {**PIPES, **STALLS})
 
 
+def directions(ncu, build, runner):
+    cases = []
+    for segment in ("128", "1024"):
+        arguments = ["--log2", "27", "--segment", segment]
+        cases += [("v8_batched", "flips (as built)", course.program_command(build, "v8_batched"),
+                   arguments),
+                  ("v8_batched", "directions in the compares", runner.variant("v8_directions"),
+                   arguments),
+                  ("v9_argsort", "flips (as built)", course.program_command(build, "v9_argsort"),
+                   arguments + ["--values"]),
+                  ("v9_argsort", "directions in the compares", runner.variant("v9_directions"),
+                   arguments + ["--values"])]
+    return kernel_records(ncu, runner, cases,
+                          ["--section", "WarpStateStats", "--metrics", ",".join(PIPES)],
+                          {**PIPES, **STALLS})
+
+
 def items(ncu, build, runner):
     cases = []
     for segment in ("16", "128", "1024"):
@@ -355,6 +377,7 @@ def kernel_records(ncu, runner, cases, options, columns):
 
 FACTS = {"libraries": ("library_kernels.csv", libraries),
          "occupancy": ("occupancy.csv", occupancy), "pipes": ("pipes.csv", pipes),
+         "directions": ("directions.csv", directions),
          "items": ("items.csv", items), "words": ("words.csv", words),
          "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed)}

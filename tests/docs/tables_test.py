@@ -17,7 +17,10 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
   weighted by time) and the instructions over issue rate of the lab's argsorts;
 - a profile table of chapter 15 (passes_profile_table): which launches count as block_sort, as
   merges up to a group and as global passes, and the DRAM and shared-memory figures per key;
-- a mapping experiment's table of five programs (mapping_table): each one over the first.
+- a mapping experiment's table of five programs (mapping_table): each one over the first;
+- the table of flips against directions (directions_table), v8's and v9's experiments side by
+  side, each variant over its own stage, and the Nsight Compute figures of the two
+  (direction_value, direction_ratio), kept apart by stage.
 """
 import os
 import sys
@@ -217,5 +220,33 @@ check(mapping[0].endswith("| second / first | third / first | fourth / first | f
 check(tables.mapping_ratio(1, "made_up_mapping", 4) == 0.25 and
       tables.segment_ratio("made_up_mapping", "e", "b", 1) == 0.125,
       "the fifth over the first, and over the second by name")
+# Flips against directions: two experiments, each its stage as built first, side by side; an
+# array length only one of them measured leaves the other's cells "not measured".
+for name, times in (("v8_directions", [("2", "1.0", "1.5"), ("4", "2.0", "3.0")]),
+                    ("v9_directions", [("2", "4.0", "2.0")])):
+    made_up[f"h100_{name}.csv"] = [
+        {"variant": variant, "segment": segment, "sort_ms": ms, "device": "a GPU",
+         "date": "2026-11-26"}
+        for segment, flips, directions in times
+        for variant, ms in (("flips (as built)", flips), ("directions in the compares",
+                                                          directions))]
+directions = tables.directions_table().splitlines()
+check(directions[2] == "| 2^1 | 1.00 | 1.50 | 1.50 | 4.00 | 2.00 | 0.50 |" and
+      directions[3].startswith("| 2^2 | 2.00 | 3.00 | 1.50 | not measured |"),
+      "each variant over its own stage's time, v8 then v9")
+made_up["h100_directions.csv"] = [
+    {"stage": stage, "variant": variant, "segment": "1024", "kernel": kernel,
+     "instructions": instructions, "alu_pipe_pct": "90"}
+    for stage, variant, kernel, instructions in [
+        ("v8_batched", "flips (as built)", "block_sort", "100"),
+        ("v8_batched", "directions in the compares", "block_merge", "999"),
+        ("v8_batched", "directions in the compares", "block_sort", "120"),
+        ("v9_argsort", "flips (as built)", "block_sort", "400"),
+        ("v9_argsort", "directions in the compares", "block_sort", "200")]]
+check(tables.direction_ratio("v8_batched", 1024, "instructions") == "1.20" and
+      tables.direction_ratio("v9_argsort", 1024, "instructions") == "0.50" and
+      tables.direction_value("v8_batched", "flips", 1024, "alu_pipe_pct") == "90%" and
+      tables.direction_ratio("v8_batched", 128, "instructions") == tables.NOT_MEASURED,
+      "block_sort's figures of each stage, directions over flips; another kernel ignored")
 tables.load_csv = recorded_csv
 sys.exit(1 if failures else 0)
