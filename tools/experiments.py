@@ -30,6 +30,11 @@ does not make.
                  (order_pair in PTX), fmin and fmax of its items read as doubles, and each key
                  and its position in two 32-bit registers with keys compared alone (ties in
                  either order), for arrays of 2 .. 2^14 keys (chapter 11)
+  v8_directions  v8_batched as built, whose threads flip their keys (~x) so that every compare
+                 is ascending, against the same network with no flips, every compare a min or a
+                 max picked by its direction, for arrays of 2 .. 2^14 keys (chapter 8)
+  v9_directions  the same for v9_argsort's argsort (--values): flips of its 64-bit items
+                 against compares that take their direction (chapter 8)
   v13_groups     v13_any_bits as built, 2^14-key groups of 512 threads, against 2^13-key groups
                  and two forms of 2^15-key groups (1024 threads of 32 keys, 512 of 64; 128 KB of
                  shared memory a block), with v12_key_words, at 2^16 .. 2^29 keys (chapter 15)

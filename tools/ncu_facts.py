@@ -27,7 +27,7 @@
              per issued instruction the warps waited at a barrier, on the short scoreboard
              (shared memory, shuffles) and on the long one (global memory). Writes
              OUT/pipes.csv.
-  directions what flipping keys costs (chapters 10 and 11): v8_batched and v9_argsort's argsort
+  directions what flipping keys saves (chapter 8): v8_batched and v9_argsort's argsort
              (--values) as built, whose threads flip their keys so that every compare is
              ascending, against their variants whose compares take the direction instead
              (v8_directions, v9_directions), on arrays of 128 and 1024 keys, 2^27 in all:
