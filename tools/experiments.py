@@ -84,8 +84,8 @@ does not make.
                  beside the stages' (the unpadded tiles, v8 with 8 keys per thread, its lane
                  steps as one min, its lane steps through shared memory; v9 with v8's min and
                  max in its lane steps, order_pair as a swap in C++ and in PTX, items as
-                 doubles, and keys and positions in two registers) and prints their paths, for
-                 --extra; records nothing
+                 doubles, and keys and positions in two registers; v8 and v9 with directions in
+                 their compares) and prints their paths, for --extra; records nothing
   barriers       v0_naive's sort with one launch per step, the same launches as a CUDA Graph,
                  and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
@@ -255,18 +255,21 @@ def v9_compare(runner):
     }, ["--values"])
 
 
+def directions_sweep(runner, stage, variant, options=()):
+    """STAGE as built, which flips its keys, against VARIANT, whose compares take the direction;
+    recorded under the variant's name."""
+    return mapping_sweep(runner, variant, {
+        "flips (as built)": stage_program(runner.build, stage),
+        "directions in the compares": runner.variant(variant),
+    }, options)
+
+
 def v8_directions(runner):
-    return mapping_sweep(runner, "v8_directions", {
-        "flips (as built)": stage_program(runner.build, "v8_batched"),
-        "directions in the compares": runner.variant("v8_directions"),
-    })
+    return directions_sweep(runner, "v8_batched", "v8_directions")
 
 
 def v9_directions(runner):
-    return mapping_sweep(runner, "v9_directions", {
-        "flips (as built)": stage_program(runner.build, "v9_argsort"),
-        "directions in the compares": runner.variant("v9_directions"),
-    }, ["--values"])
+    return directions_sweep(runner, "v9_argsort", "v9_directions", ["--values"])
 
 
 def v13_groups(runner):

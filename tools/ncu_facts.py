@@ -251,6 +251,12 @@ def pipes(ncu, build, runner):
         cases += [("v8_batched", "six blocks an SM", runner.variant("v8_blocks6"), arguments),
                   ("v8_batched", "stores from the registers", runner.variant("v8_thread_store"),
                    arguments)]
+    return pipe_records(ncu, runner, cases)
+
+
+def pipe_records(ncu, runner, cases):
+    """kernel_records of the cases with the metrics of pipes: the pipes' and DRAM's figures and
+    the waits of the WarpStateStats section."""
     return kernel_records(ncu, runner, cases,
                           ["--section", "WarpStateStats", "--metrics", ",".join(PIPES)],
                           {**PIPES, **STALLS})
@@ -260,17 +266,13 @@ def directions(ncu, build, runner):
     cases = []
     for segment in ("128", "1024"):
         arguments = ["--log2", "27", "--segment", segment]
-        cases += [("v8_batched", "flips (as built)", course.program_command(build, "v8_batched"),
-                   arguments),
-                  ("v8_batched", "directions in the compares", runner.variant("v8_directions"),
-                   arguments),
-                  ("v9_argsort", "flips (as built)", course.program_command(build, "v9_argsort"),
-                   arguments + ["--values"]),
-                  ("v9_argsort", "directions in the compares", runner.variant("v9_directions"),
-                   arguments + ["--values"])]
-    return kernel_records(ncu, runner, cases,
-                          ["--section", "WarpStateStats", "--metrics", ",".join(PIPES)],
-                          {**PIPES, **STALLS})
+        for stage, variant, options in (("v8_batched", "v8_directions", []),
+                                        ("v9_argsort", "v9_directions", ["--values"])):
+            cases += [(stage, "flips (as built)", course.program_command(build, stage),
+                       arguments + options),
+                      (stage, "directions in the compares", runner.variant(variant),
+                       arguments + options)]
+    return pipe_records(ncu, runner, cases)
 
 
 def items(ncu, build, runner):

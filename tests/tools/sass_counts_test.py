@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """cpu suite: tools/measure_banks.py's count of machine-code instructions (--sass-only), on a
 made-up piece of `cuobjdump -sass` text. The recorded counts (docs/results/h100_sass_memory.csv)
-and the tables of them in chapters 7, 10, 11 and 17 rest on it: each opcode goes to the kernel
-whose function it is in, only the course's kernels count, integer compares are told apart by
-.EX alone, double compares by MIN or MAX, FSEL is not taken for SEL nor UISETP for ISETP, and
-other suffixes are kept up to the first character that is not a capital or a digit
-(BAR.SYNC.DEFER_BLOCKING is recorded as BAR.SYNC.DEFER).
+and the tables and values of them in chapters 7, 8, 10, 11 and 17 rest on it: each opcode goes
+to the kernel whose function it is in, only the course's kernels count, integer compares are
+told apart by .EX alone, double compares by MIN or MAX, FSEL is not taken for SEL, UISETP for
+ISETP nor PLOP3 (logic on predicates) for LOP3, and other suffixes are kept up to the first
+character that is not a capital or a digit (BAR.SYNC.DEFER_BLOCKING is recorded as
+BAR.SYNC.DEFER).
 Needs no GPU.
 
     python3 tests/tools/sass_counts_test.py ROOT
@@ -33,6 +34,8 @@ SASS = """
         /*0080*/               @P0 STS.64 [R10], R4 ;
         /*0090*/                   SHFL.BFLY PT, R11, R4, 0x1, 0x1f ;
         /*00a0*/                   VIMNMX.U32 R12, R4, R6, PT ;
+        /*00b0*/                   LOP3.LUT R13, RZ, R12, RZ, 0x33, !PT ;
+        /*00c0*/                   PLOP3.LUT P4, PT, P0, P1, PT, 0x80, 0x0 ;
                 Function : _ZN12_GLOBAL__N_111block_mergeEPiS0_jjb
         /*0000*/                   DSETP.MAX.AND P0, P1, R4, R6, PT ;
         /*0010*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;
@@ -41,7 +44,8 @@ SASS = """
 counts = measure_banks.count_instructions(SASS)
 expected = {
     "block_sort": {"LDG.E.128": 1, "ISETP": 2, "ISETP.EX": 1, "SEL": 1, "DSETP.MIN": 1,
-                   "FSEL": 1, "STS.64": 1, "SHFL.BFLY": 1, "VIMNMX.U32": 1},
+                   "FSEL": 1, "STS.64": 1, "SHFL.BFLY": 1, "VIMNMX.U32": 1,
+                   "LOP3.LUT": 1},
     "block_merge": {"DSETP.MAX": 1, "BAR.SYNC.DEFER": 1},
 }
 found = {kernel: dict(counter) for kernel, counter in counts.items()}
