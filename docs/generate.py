@@ -223,7 +223,8 @@ def generated_blocks(tour, profile, network_dump):
         "v8-mapping": tables.mapping_table,
         "v9-mapping": lambda: tables.mapping_table("v9_mapping"),
         "v9-compare": lambda: tables.mapping_table("v9_compare"),
-        "directions": tables.directions_table,
+        "directions": lambda: tables.flips_table("directions"),
+        "mirrored": lambda: tables.flips_table("mirrored"),
         "v8-pipes": tables.pipes_table,
         "v13-groups": lambda: tables.experiment_table(
             "v13_groups", sizes=[16, 18, 20, 22, 24, 27, 29],
@@ -437,12 +438,12 @@ INLINE_VALUES = {
     # (h100_long_items.csv), and KERNEL:WHAT[:STAGE], keys and indices over keys alone.
     "long-items": lambda args, tour, profile: tables.long_items_value(*args),
     "long-items-ratio": lambda args, tour, profile: tables.long_items_ratio(*args),
-    # STAGE:flips|directions:L:COLUMN of h100_directions.csv, and STAGE:L:COLUMN, directions
-    # over flips there.
+    # STAGE:flips|directions|mirrored:L:COLUMN of h100_directions.csv, and
+    # STAGE:L:COLUMN[:directions|mirrored], the variant (directions unless named) over flips.
     "direction": lambda args, tour, profile: tables.direction_value(args[0], args[1],
                                                                     int(args[2]), args[3]),
     "direction-ratio": lambda args, tour, profile: tables.direction_ratio(args[0], int(args[1]),
-                                                                          args[2]),
+                                                                          *args[2:]),
     # PROGRAM:KERNEL:OPCODE, its count in the machine code (h100_sass_memory.csv).
     "sass": lambda args, tour, profile: tables.sass_count(args[0], args[1], args[2]),
     # VARIANT:L:COLUMN of h100_pipes.csv.

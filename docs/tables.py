@@ -1119,41 +1119,43 @@ def mapping_table(name="v8_mapping"):
             "runs after one warm-up, every array checked.\n")
 
 
-def directions_table():
+def flips_table(kind):
     """v8_batched's keys and v9_argsort's argsort (--values) as built, whose threads flip their
-    keys so that every compare is ascending, against their variants whose compares take the
-    direction (experiments.py v8_directions and v9_directions): both times for every array
-    length, and each variant's over its stage's."""
-    rows = load_csv("h100_v8_directions.csv") + load_csv("h100_v9_directions.csv")
+    keys so that every compare is ascending, against their variants without flips of one kind,
+    'directions' (each compare takes its direction; experiments.py v8_directions and
+    v9_directions) or 'mirrored' (the network's mirrored form; v8_mirrored and v9_mirrored):
+    both times for every array length, and each variant's over its stage's."""
+    names = (f"v8_{kind}", f"v9_{kind}")
+    rows = load_csv(f"h100_{names[0]}.csv") + load_csv(f"h100_{names[1]}.csv")
     if not rows:
         return NOT_MEASURED + "\n"
-    times = {name: list(segment_times(name).values())
-             for name in ("v8_directions", "v9_directions")}
+    times = {name: list(segment_times(name).values()) for name in names}
     body = []
     for s in sorted(set().union(*(variants[0] for variants in times.values() if variants))):
         cells = [f"2^{s}"]
         for name, variants in times.items():
-            flips, directions = (variants + [{}, {}])[:2]
+            flips, other = (variants + [{}, {}])[:2]
             over = mapping_ratio(s, name)
-            cells += [ms(flips.get(s)), ms(directions.get(s)), "" if over is None else ratio(over)]
+            cells += [ms(flips.get(s)), ms(other.get(s)), "" if over is None else ratio(over)]
         body.append(cells)
-    return (table(["array length", "v8 flips ms", "v8 directions ms", "v8 directions / flips",
-                   "v9 --values flips ms", "v9 --values directions ms",
-                   "v9 directions / flips"], body) + "\n" +
-            recorded(rows, "tools/experiments.py v8_directions v9_directions") +
-            "; data: `docs/results/h100_v8_directions.csv`, `docs/results/h100_v9_directions.csv`."
+    return (table(["array length", "v8 flips ms", f"v8 {kind} ms", f"v8 {kind} / flips",
+                   "v9 --values flips ms", f"v9 --values {kind} ms",
+                   f"v9 {kind} / flips"], body) + "\n" +
+            recorded(rows, f"tools/experiments.py {names[0]} {names[1]}") +
+            f"; data: `docs/results/h100_{names[0]}.csv`, `docs/results/h100_{names[1]}.csv`."
             " 2^27 keys in all, median of 5 timed runs after one warm-up, every array checked."
             " Each stage was measured against its variant in one run.\n")
 
 
 # The variants of h100_directions.csv by the short names the prose gives them.
-DIRECTION_VARIANTS = {"flips": "flips (as built)", "directions": "directions in the compares"}
+DIRECTION_VARIANTS = {"flips": "flips (as built)", "directions": course.DIRECTIONS,
+                      "mirrored": course.MIRRORED}
 
 
 def direction_row(stage, variant, segment):
-    """STAGE's block_sort as built ('flips') or with the direction in its compares
-    ('directions') on arrays of `segment` keys, from h100_directions.csv (ncu_facts.py
-    directions); None if not recorded."""
+    """STAGE's block_sort as built ('flips'), with the direction in its compares ('directions')
+    or on the mirrored network ('mirrored') on arrays of `segment` keys, from
+    h100_directions.csv (ncu_facts.py directions); None if not recorded."""
     for row in load_csv("h100_directions.csv"):
         if (row["stage"], row["variant"], int(row["segment"]), row["kernel"]) == (
                 stage, DIRECTION_VARIANTS[variant], segment, "block_sort"):
@@ -1166,9 +1168,10 @@ def direction_value(stage, variant, segment, column):
     return metric_text(direction_row(stage, variant, segment), column)
 
 
-def direction_ratio(stage, segment, column):
-    """STAGE's block_sort with the direction in its compares over as built, in one column."""
-    mine = direction_row(stage, "directions", segment)
+def direction_ratio(stage, segment, column, variant="directions"):
+    """STAGE's block_sort without flips ('directions' or 'mirrored') over as built, in one
+    column."""
+    mine = direction_row(stage, variant, segment)
     base = direction_row(stage, "flips", segment)
     return ratio(None if mine is None or base is None
                  else float(mine[column]) / float(base[column]))

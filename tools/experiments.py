@@ -35,6 +35,10 @@ does not make.
                  max picked by its direction, for arrays of 2 .. 2^14 keys (chapter 8)
   v9_directions  the same for v9_argsort's argsort (--values): flips of its 64-bit items
                  against compares that take their direction (chapter 8)
+  v8_mirrored    v8_batched as built against the network's other form (exercise 1): the first
+                 step of each merge pairs key i with i ^ (size - 1), so every compare is
+                 ascending and no thread flips, for arrays of 2 .. 2^14 keys (chapter 8)
+  v9_mirrored    the same for v9_argsort's argsort (--values) (chapter 8)
   v13_groups     v13_any_bits as built, 2^14-key groups of 512 threads, against 2^13-key groups
                  and two forms of 2^15-key groups (1024 threads of 32 keys, 512 of 64; 128 KB of
                  shared memory a block), with v12_key_words, at 2^16 .. 2^29 keys (chapter 15)
@@ -85,7 +89,8 @@ does not make.
                  steps as one min, its lane steps through shared memory; v9 with v8's min and
                  max in its lane steps, order_pair as a swap in C++ and in PTX, items as
                  doubles, and keys and positions in two registers; v8 and v9 with directions in
-                 their compares) and prints their paths, for --extra; records nothing
+                 their compares, and with the mirrored network) and prints their paths, for
+                 --extra; records nothing
   barriers       v0_naive's sort with one launch per step, the same launches as a CUDA Graph,
                  and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
@@ -255,21 +260,29 @@ def v9_compare(runner):
     }, ["--values"])
 
 
-def directions_sweep(runner, stage, variant, options=()):
-    """STAGE as built, which flips its keys, against VARIANT, whose compares take the direction;
-    recorded under the variant's name."""
+def flips_sweep(runner, stage, variant, options=()):
+    """STAGE as built, which flips its keys, against VARIANT, which does without the flips
+    (course.FLIP_VARIANTS says how); recorded under the variant's name."""
     return mapping_sweep(runner, variant, {
         "flips (as built)": stage_program(runner.build, stage),
-        "directions in the compares": runner.variant(variant),
+        course.FLIP_VARIANTS[stage][variant]: runner.variant(variant),
     }, options)
 
 
 def v8_directions(runner):
-    return directions_sweep(runner, "v8_batched", "v8_directions")
+    return flips_sweep(runner, "v8_batched", "v8_directions")
 
 
 def v9_directions(runner):
-    return directions_sweep(runner, "v9_argsort", "v9_directions", ["--values"])
+    return flips_sweep(runner, "v9_argsort", "v9_directions", ["--values"])
+
+
+def v8_mirrored(runner):
+    return flips_sweep(runner, "v8_batched", "v8_mirrored")
+
+
+def v9_mirrored(runner):
+    return flips_sweep(runner, "v9_argsort", "v9_mirrored", ["--values"])
 
 
 def v13_groups(runner):
@@ -324,7 +337,8 @@ def machine_code_programs(runner):
     return print_variants(runner, ("v7_unpadded", "v8_unpadded", "v8_keys8", "v8_lanes_mad",
                                    "v8_round256", "v9_minmax_lanes", "v9_swap_source",
                                    "v9_one_compare", "v9_double_minmax", "v9_split_items",
-                                   "v8_directions", "v9_directions"))
+                                   "v8_directions", "v9_directions", "v8_mirrored",
+                                   "v9_mirrored"))
 
 
 def segments(runner):
@@ -530,6 +544,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v7_padding": v7_padding, "v8_mapping": v8_mapping,
                "v8_pipes": v8_pipes, "v9_mapping": v9_mapping, "v9_compare": v9_compare,
                "v8_directions": v8_directions, "v9_directions": v9_directions,
+               "v8_mirrored": v8_mirrored, "v9_mirrored": v9_mirrored,
                "v13_groups": v13_groups,
                "v13_passes": v13_passes,
                "long_argsorts": long_argsorts, "segments": segments,

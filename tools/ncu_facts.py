@@ -30,8 +30,9 @@
   directions what flipping keys saves (chapter 8): v8_batched and v9_argsort's argsort
              (--values) as built, whose threads flip their keys so that every compare is
              ascending, against their variants whose compares take the direction instead
-             (v8_directions, v9_directions), on arrays of 128 and 1024 keys, 2^27 in all:
-             block_sort's metrics as pipes records them. Writes OUT/directions.csv.
+             (v8_directions, v9_directions) and those on the network's mirrored form, which
+             needs no flips (v8_mirrored, v9_mirrored), on arrays of 128 and 1024 keys, 2^27
+             in all: block_sort's metrics as pipes records them. Writes OUT/directions.csv.
   items      what sorting 64-bit items costs (chapter 11): v8_batched's keys with v9's mapping
              (8 a thread, the variant v8_keys8), v9_argsort's keys
              and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
@@ -266,12 +267,11 @@ def directions(ncu, build, runner):
     cases = []
     for segment in ("128", "1024"):
         arguments = ["--log2", "27", "--segment", segment]
-        for stage, variant, options in (("v8_batched", "v8_directions", []),
-                                        ("v9_argsort", "v9_directions", ["--values"])):
-            cases += [(stage, "flips (as built)", course.program_command(build, stage),
-                       arguments + options),
-                      (stage, "directions in the compares", runner.variant(variant),
-                       arguments + options)]
+        for stage, options in (("v8_batched", []), ("v9_argsort", ["--values"])):
+            cases.append((stage, "flips (as built)", course.program_command(build, stage),
+                          arguments + options))
+            cases += [(stage, label, runner.variant(variant), arguments + options)
+                      for variant, label in course.FLIP_VARIANTS[stage].items()]
     return pipe_records(ncu, runner, cases)
 
 

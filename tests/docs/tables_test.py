@@ -18,9 +18,9 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 - a profile table of chapter 15 (passes_profile_table): which launches count as block_sort, as
   merges up to a group and as global passes, and the DRAM and shared-memory figures per key;
 - a mapping experiment's table of five programs (mapping_table): each one over the first;
-- the table of flips against directions (directions_table), v8's and v9's experiments side by
-  side, each variant over its own stage, and the Nsight Compute figures of the two
-  (direction_value, direction_ratio), kept apart by stage.
+- the tables of flips against directions and against the mirrored network (flips_table), v8's
+  and v9's experiments side by side, each variant over its own stage, and the Nsight Compute
+  figures of the three (direction_value, direction_ratio), kept apart by stage and variant.
 """
 import os
 import sys
@@ -220,20 +220,28 @@ check(mapping[0].endswith("| second / first | third / first | fourth / first | f
 check(tables.mapping_ratio(1, "made_up_mapping", 4) == 0.25 and
       tables.segment_ratio("made_up_mapping", "e", "b", 1) == 0.125,
       "the fifth over the first, and over the second by name")
-# Flips against directions: two experiments, each its stage as built first, side by side; an
-# array length only one of them measured leaves the other's cells "not measured".
+# Flips against directions, and against the mirrored network: two experiments each, each its
+# stage as built first, side by side; an array length only one of them measured leaves the
+# other's cells "not measured". Each table reads its own two experiments.
 for name, times in (("v8_directions", [("2", "1.0", "1.5"), ("4", "2.0", "3.0")]),
-                    ("v9_directions", [("2", "4.0", "2.0")])):
+                    ("v9_directions", [("2", "4.0", "2.0")]),
+                    ("v8_mirrored", [("2", "1.0", "0.9")]),
+                    ("v9_mirrored", [("2", "4.0", "3.0"), ("8", "8.0", "6.0")])):
     made_up[f"h100_{name}.csv"] = [
         {"variant": variant, "segment": segment, "sort_ms": ms, "device": "a GPU",
          "date": "2026-11-26"}
-        for segment, flips, directions in times
-        for variant, ms in (("flips (as built)", flips), ("directions in the compares",
-                                                          directions))]
-directions = tables.directions_table().splitlines()
+        for segment, flips, other in times
+        for variant, ms in (("flips (as built)", flips), (name, other))]
+directions = tables.flips_table("directions").splitlines()
 check(directions[2] == "| 2^1 | 1.00 | 1.50 | 1.50 | 4.00 | 2.00 | 0.50 |" and
       directions[3].startswith("| 2^2 | 2.00 | 3.00 | 1.50 | not measured |"),
       "each variant over its own stage's time, v8 then v9")
+mirrored = tables.flips_table("mirrored").splitlines()
+check(mirrored[0].startswith("| array length | v8 flips ms | v8 mirrored ms |") and
+      mirrored[2] == "| 2^1 | 1.00 | 0.9000 | 0.90 | 4.00 | 3.00 | 0.75 |" and
+      mirrored[3].startswith("| 2^3 | not measured | not measured |  |") and
+      mirrored[3].endswith("| 8.00 | 6.00 | 0.75 |") and len(mirrored) == 6,
+      "the mirrored table reads the mirrored experiments only")
 made_up["h100_directions.csv"] = [
     {"stage": stage, "variant": variant, "segment": "1024", "kernel": kernel,
      "instructions": instructions, "alu_pipe_pct": "90"}
@@ -241,9 +249,13 @@ made_up["h100_directions.csv"] = [
         ("v8_batched", "flips (as built)", "block_sort", "100"),
         ("v8_batched", "directions in the compares", "block_merge", "999"),
         ("v8_batched", "directions in the compares", "block_sort", "120"),
+        ("v8_batched", "mirrored network, no flips", "block_sort", "90"),
         ("v9_argsort", "flips (as built)", "block_sort", "400"),
         ("v9_argsort", "directions in the compares", "block_sort", "200")]]
 check(tables.direction_ratio("v8_batched", 1024, "instructions") == "1.20" and
+      tables.direction_ratio("v8_batched", 1024, "instructions", "mirrored") == "0.90" and
+      tables.direction_ratio("v9_argsort", 1024, "instructions", "mirrored") ==
+      tables.NOT_MEASURED and
       tables.direction_ratio("v9_argsort", 1024, "instructions") == "0.50" and
       tables.direction_value("v8_batched", "flips", 1024, "alu_pipe_pct") == "90%" and
       tables.direction_ratio("v8_batched", 128, "instructions") == tables.NOT_MEASURED,
