@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""proof suite (needs a GPU): tools/grade.py passes a right answer to exercises 1, 2, 3
-and 5 and fails, for each exercise, an answer that sorts on the host and a wrong one.
+"""proof suite (needs a GPU): tools/grade.py passes a right answer to exercises 1, 2, 3,
+5 and 9 and fails, for each exercise, an answer that sorts on the host and a wrong one.
 
 Usage: grade_answers_test.py SOURCE_ROOT GPU_PRESENT_PROGRAM [--in-place BUILD_FOLDER]
        (with --in-place, GPU_PRESENT_PROGRAM is not used: the build's own is asked; with
@@ -14,8 +14,10 @@ stage on exercises 1, 2 and 3. The right answers must pass every check of every 
 host-side and the wrong answers must fail every exercise, each on that exercise's own check.
 For exercise 5 it adds two copies of v6_multistep: one whose multistep stores only the keys that
 changed (the answer, made by the edit WRITES_ANSWER below), which must pass, and one left as v6
-is, which must fail on the exercise's timed check. Reports SKIP (77) at once where there
-is no usable GPU, since grading refuses to run there.
+is, which must fail on the exercise's timed check. For exercise 9, likewise, two copies of
+v8_batched: one with the edits of the variant v8_mirrored (tools/variants.txt, the network's
+mirrored form), which must pass, and one left as v8 is, which must fail the race. Reports SKIP
+(77) at once where there is no usable GPU, since grading refuses to run there.
 """
 import os
 import re
@@ -65,6 +67,10 @@ WRITES_ANSWER = [
 """),
 ]
 
+# Exercise 9: stage -> whether it is the answer (v8_batched with the edits of the variant
+# v8_mirrored), which must pass, or v8_batched as it is, which must fail.
+MIRRORED_STAGES = {"graded_mirrored": True, "graded_flips": False}
+
 
 def run(command, folder, timeout=3600):
     print("$", " ".join(command), flush=True)
@@ -98,6 +104,21 @@ def add_stages(tree):
                 text = text.replace(old, new)
             with open(source, "w") as file:
                 file.write(text)
+    for stage, edited in MIRRORED_STAGES.items():
+        if f"\n{stage} " in listed:
+            continue
+        folder = course.add_stage(tree, stage, "v8_batched", ["gpu_sort", "gpu_segments"],
+                                  "exercise 9, graded")
+        if edited:
+            names = ("bitonic_index.h", "bitonic_sort.cu")
+            files = {name: open(os.path.join(folder, name)).read() for name in names}
+            try:
+                files = course.variants()["v8_mirrored"].edited(files)
+            except ValueError as error:
+                sys.exit(str(error))
+            for name, text in files.items():
+                with open(os.path.join(folder, name), "w") as file:
+                    file.write(text)
 
 
 def grade_all(tree, build):
@@ -131,22 +152,34 @@ def grade_all(tree, build):
             elif not right and (failed == "0" or not caught):
                 failures.append(f"{stage}: exercise {exercise}'s own check passed an answer it "
                                 "must fail")
-    for stage, right in WRITES_STAGES.items():
-        result = run([sys.executable, "tools/grade.py", "--build", build, stage, "5"],
-                     tree)
-        print(result.stdout, result.stderr, flush=True)
-        failed = re.search(r"GRADE stage=\S+ exercise=5 passed=\d+ failed=(\d+)", result.stdout)
-        timed_failed = re.search(r"^  FAIL  exercise 5: ", result.stdout, re.M)
-        if failed is None:
-            failures.append(f"{stage}: no grade for exercise 5")
-        elif right and failed.group(1) != "0":
-            failures.append(f"{stage}: the right answer failed exercise 5")
-        elif not right and not timed_failed:
-            failures.append(f"{stage}: exercise 5's timed check passed v6 unchanged")
+    for exercise, stages, unchanged in (("5", WRITES_STAGES, "v6"),
+                                        ("9", MIRRORED_STAGES, "v8")):
+        failures += grade_race(tree, build, exercise, stages, unchanged)
     for failure in failures:
         print("FAIL", failure)
     print(f"{len(failures)} failure(s)")
     sys.exit(1 if failures else 0)
+
+
+def grade_race(tree, build, exercise, stages, unchanged):
+    """The failures of grading a raced exercise: the answer must pass every check, the stage it
+    started from, unchanged, must fail the exercise's timed check."""
+    failures = []
+    for stage, right in stages.items():
+        result = run([sys.executable, "tools/grade.py", "--build", build, stage, exercise],
+                     tree)
+        print(result.stdout, result.stderr, flush=True)
+        failed = re.search(rf"GRADE stage=\S+ exercise={exercise} passed=\d+ failed=(\d+)",
+                           result.stdout)
+        timed_failed = re.search(rf"^  FAIL  exercise {exercise}: --log2", result.stdout, re.M)
+        if failed is None:
+            failures.append(f"{stage}: no grade for exercise {exercise}")
+        elif right and failed.group(1) != "0":
+            failures.append(f"{stage}: the right answer failed exercise {exercise}")
+        elif not right and not timed_failed:
+            failures.append(f"{stage}: exercise {exercise}'s timed check passed {unchanged} "
+                            "unchanged")
+    return failures
 
 
 if in_place:

@@ -12,8 +12,9 @@ exercises 1 to 3 require the exercise's check among the stage's gpu tests (and e
 that check's small lengths under memcheck too, since the program itself always pads), exercise
 4 the multistep index tests, exercise 5 a timed race with v6_multistep on keys that never move
 (all equal, 2^26: the stage must take at most 0.9 of v6's time; three runs of each, taking
-turns, medians), exercise 8 the tests of many arrays at once. What only a person
-can judge (a report, a prediction) is printed as such, not counted.
+turns, medians), exercise 8 the tests of many arrays at once, exercise 9 those and a timed race
+with v8_batched on 2^27 keys in arrays of 1024 (at most 0.95 of its time, timed as exercise 5's).
+What only a person can judge (a report, a prediction) is printed as such, not counted.
 
 A check that is skipped counts as failed: grading needs a GPU and compute-sanitizer, and on a
 machine without them the script says so in one line and exits 3 before running anything. It
@@ -67,6 +68,12 @@ EXERCISES = {
     8: {"cases": [("gpu", "every array length from 2 to 2^12, at n = 2^12, 2^16 and 2^20",
                    "gpu_segments")],
         "by_hand": "the v8_mapping experiment against chapter 10's three mappings"},
+    9: {"cases": [("gpu", "every array length from 2 to 2^12, at n = 2^12, 2^16 and 2^20",
+                   "gpu_segments")],
+        "timed": {"against": "v8_batched", "arguments": ["--log2", "27", "--segment", "1024"],
+                  "at_most": 0.95},
+        "by_hand": "block_sort's instructions and ALU pipe at L = 1024 against v8's (Nsight "
+                   "Compute), as chapter 8 reads them"},
 }
 
 
@@ -122,7 +129,7 @@ def main():
                         help="the Meson build folder (default: build)")
     parser.add_argument("stage", help="the stage folder, listed in stages.txt")
     parser.add_argument("exercises", nargs="*", type=int, metavar="EXERCISE",
-                        help="exercises 1 .. 8; without one, the stage's own checks only")
+                        help="exercises 1 .. 9; without one, the stage's own checks only")
     arguments = parser.parse_args()
     if course.arguments_only():
         return
