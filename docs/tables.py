@@ -1240,8 +1240,8 @@ def range_text(values, form):
 
 def passes_profile_table(profile, q=27):
     """Per program of the v13_passes experiment at n = 2^q: the copies of the array that
-    block_sort takes, that the merges up to a group after it take in all, and that each pass of
-    global strides takes; and for the global passes of the sort's last merge (the profile's
+    block_sort takes, that the merges up to a group after it take in all, that each pass of
+    global strides takes, and each pass that ends a merge above the group; and for the global passes of the sort's last merge (the profile's
     metrics launches) the DRAM bytes they move over the array's read and write, how busy the
     DRAM was, and the shared-memory wavefronts a key."""
     keys = 1 << q
@@ -1249,6 +1249,10 @@ def passes_profile_table(profile, q=27):
     def cells(program, launches, copy_ns, group, steps):
         small = [launch for launch in steps if int(launch["size"]) <= group]
         small_copies = sum(float(launch["duration_ns"]) for launch in small) / copy_ns
+        # Passes that end a merge above the group: their strides below it, or with them the
+        # next merge's largest (a variant whose passes span two merges).
+        ends = [launch for launch in steps
+                if int(launch["size"]) > group and int(launch["stride"]) < group]
         block = [launch for launch in launches if launch["kernel"] == "block_sort"]
         global_metrics = [metric for metric in profile.metric_rows(program, q, "group_steps")
                           if int(metric["stride"]) >= group]
@@ -1259,13 +1263,15 @@ def passes_profile_table(profile, q=27):
         return [f"{float(block[0]['duration_ns']) / copy_ns:.2f}",
                 f"{len(small)}: {small_copies:.2f}",
                 copies_range_text([s for s in steps if int(s["stride"]) >= group], copy_ns),
+                range_text([float(launch["duration_ns"]) / copy_ns for launch in ends],
+                           "{:.2f}") if ends else "none",
                 range_text(moved, "{:.2f}"), range_text(busy, "{:.0f}%"),
                 range_text(waves, "{:.2f}")]
 
     return experiment_profile_table(
         profile, "v13_passes", q,
         ["variant", "block_sort, copies", "merges up to 2^14 after it: launches, copies in all",
-         "global pass, copies",
+         "global pass, copies", "pass that ends a merge above 2^14, copies",
          "last merge's global passes: DRAM bytes / the array's read and write",
          "their DRAM busy, % of peak", "their shared-memory wavefronts a key"], cells)
 

@@ -42,11 +42,13 @@ does not make.
   v13_groups     v13_any_bits as built, 2^14-key groups of 512 threads, against 2^13-key groups
                  and two forms of 2^15-key groups (1024 threads of 32 keys, 512 of 64; 128 KB of
                  shared memory a block), with v12_key_words, at 2^16 .. 2^29 keys (chapter 15)
-  v13_passes     v13_any_bits as built against four variants that make fewer passes: groups
+  v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
                  their passes storing from layout 5 or from their last one; block_sort on v8's
                  4096-key tile; the merges of 2^12 .. 2^14 keys in one launch; the last two
-                 together; at 2^20 .. 2^29 keys (chapter 15)
+                 together; passes that span two merges (the pass that ends a merge runs the
+                 next merge's largest strides in its group's free bits), alone and with the
+                 4096-key tile; at 2^20 .. 2^29 keys (chapter 15)
   long_argsorts  v13_any_bits, its variant with 16 keys a thread (v13_keys16) and
                  v12_key_words, with and without --values (an argsort of the whole input, each
                  key's position carried in a 64-bit item), against cub::DeviceRadixSort's
@@ -306,6 +308,10 @@ def v13_passes(runner):
         "the merges of 2^12 .. 2^14 keys in one launch": runner.variant("v13_fused"),
         "both, the 4096-key tile and the merges of 2^13 and 2^14 keys in one launch":
             runner.variant("v13_tile4096_fused"),
+        "passes that span two merges, a merge's last pass running the next one's largest strides":
+            runner.variant("v13_span"),
+        "passes that span two merges, and block_sort on a 4096-key tile":
+            runner.variant("v13_span_tile4096"),
     })
 
 

@@ -29,12 +29,12 @@ SPILLS = re.compile(r"(\d+) bytes spill stores")
 
 def kernel_label(mangled):
     """multistep<6>, group_steps<13,5>, block_sort, ... from a mangled kernel name: the kernel
-    and the numbers it takes as template arguments. From v12 on the kernels take the word they
-    sort as a template parameter: the 64-bit items' build (Word = unsigned long long, mangled y)
-    keeps the plain label, the 32-bit words' (unsigned, j) is marked."""
+    and the numbers it takes as template arguments (a bool as 0 or 1). From v12 on the kernels
+    take the word they sort as a template parameter: the 64-bit items' build (Word = unsigned
+    long long, mangled y) keeps the plain label, the 32-bit words' (unsigned, j) is marked."""
     kernel = course.kernel_of(mangled) or mangled
-    arguments = re.search(re.escape(kernel) + r"I[jy]?((?:Lj\d+E)+)", mangled)
-    numbers = re.findall(r"Lj(\d+)E", arguments.group(1)) if arguments else []
+    arguments = re.search(re.escape(kernel) + r"I[jy]?((?:L[jb]\d+E)+)", mangled)
+    numbers = re.findall(r"L[jb](\d+)E", arguments.group(1)) if arguments else []
     label = f"{kernel}<{','.join(numbers)}>" if numbers else kernel
     return label + (" (32-bit words)" if re.search(re.escape(kernel) + "Ij", mangled) else "")
 

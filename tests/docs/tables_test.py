@@ -176,7 +176,8 @@ check(tables.word_issue_ratio("mine", 1024) == "4.0x" and
       "twice the instructions at half the issue rate: 4.0x; a length not recorded")
 # The profile of the v13_passes experiment (passes_profile_table) on a made-up sort of 2^4 keys
 # whose group is 2^2 keys (the last launch's stride is 2): block_sort of 3 copies (a copy is
-# 1 ms), two merges up to the group of 1 copy each, global passes of 1 and 1.5 copies. Of the last
+# 1 ms), two merges up to the group of 1 copy each, global passes of 1 and 1.5 copies, and the
+# pass that ends the last merge (strides below the group) of 1 copy. Of the last
 # merge, the global pass moves twice the array's read and write through DRAM, 60% busy, with 8
 # shared-memory wavefronts for the 16 keys; its merge below the group (90% busy) is left out.
 class Profile:
@@ -202,8 +203,9 @@ class Profile:
 made_up["h100_v13_passes.csv"] = [{"program": "mine", "variant": "mine", "n": "16",
                                    "sort_ms": "9.5"}]
 check(tables.passes_profile_table(Profile(), q=4).splitlines()[2] ==
-      "| mine | 6 | 9.50 | 3.00 | 2: 2.00 | 1.00 .. 1.50 | 2.00 | 60% | 0.50 |",
+      "| mine | 6 | 9.50 | 3.00 | 2: 2.00 | 1.00 .. 1.50 | 1.00 | 2.00 | 60% | 0.50 |",
       "block_sort 3 copies; 2 merges up to the group, 2 copies; global passes 1 .. 1.5 copies; "
+      "the pass that ends the last merge 1 copy; "
       "the last merge's global pass: DRAM twice the array, 60% busy, half a wavefront a key")
 check(tables.range_text([1.0, 1.004], "{:.2f}") == "1.00" and
       tables.range_text([1.0, 1.5], "{:.0f}%") == "1% .. 2%", "one value, or a range")
