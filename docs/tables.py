@@ -1241,9 +1241,10 @@ def range_text(values, form):
 def passes_profile_table(profile, q=27):
     """Per program of the v13_passes experiment at n = 2^q: the copies of the array that
     block_sort takes, that the merges up to a group after it take in all, that each pass of
-    global strides takes, and each pass that ends a merge above the group; and for the global passes of the sort's last merge (the profile's
-    metrics launches) the DRAM bytes they move over the array's read and write, how busy the
-    DRAM was, and the shared-memory wavefronts a key."""
+    global strides takes, and each pass that ends a merge above the group; and for the global
+    passes of the sort's last merge (the profile's metrics launches) the DRAM bytes they move
+    over the array's read and write, how busy the DRAM was, and the shared-memory wavefronts a
+    key."""
     keys = 1 << q
 
     def cells(program, launches, copy_ns, group, steps):

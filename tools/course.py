@@ -147,6 +147,14 @@ def variants(path=VARIANTS_FILE):
         if fields:
             found[fields[0]] = last = Variant(*fields)
             continue
+        if found and line.startswith("with "):
+            # "with NAME": the edits of the variant NAME, listed above, come first.
+            base = found.get(line[len("with "):].strip())
+            if base is None or base.stage != last.stage:
+                raise ValueError(f"variants.txt:{number}: '{line}' names no variant of "
+                                 f"{last.stage} listed above it")
+            last.edits.extend(base.edits)
+            continue
         old, arrow, new = line.partition(" => ")
         if not found or not arrow or not old:
             raise ValueError(f"variants.txt:{number}: expected an indented 'OLD => NEW' under a "

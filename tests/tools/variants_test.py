@@ -4,7 +4,8 @@ Each names a stage of stages.txt and a name no stage or tool has; each of its ed
 text exactly once in the stage's bitonic_index.h and bitonic_sort.cu as they are now and changes
 it; make_variant.py writes the three sources, the edited ones as edited, the programs' files
 including the edited header instead of the stage's; and a variants.txt edit that the files do not
-hold, or hold twice, is refused with the variant's name. Where the
+hold, or hold twice, is refused with the variant's name; a "with NAME" line takes an earlier
+variant's edits first, and one that names no such variant is refused. Where the
 build has CUDA, one variant is built through Meson, as the experiments build them.
 
 Usage: variants_test.py SOURCE_ROOT BUILD_FOLDER
@@ -70,6 +71,24 @@ for old, times in (("constexpr unsigned kTileSize = 8193;", "0 times"),
     except ValueError as error:
         if "broken" not in str(error) or times not in str(error):
             failures.append(f"the refusal does not say what was wrong: {error}")
+
+# "with NAME" puts the edits of an earlier variant of the same stage first; a name that is not
+# such a variant stops the list, naming the line.
+with tempfile.TemporaryDirectory() as scratch:
+    listed = os.path.join(scratch, "variants.txt")
+    base = "a | v7_register_tile | one\n    x => y\n"
+    for text, fine in ((base + "b | v7_register_tile | both\n    with a\n    z => w\n", True),
+                       (base + "b | v7_register_tile | both\n    with c\n", False),
+                       (base + "b | v6_multistep | both\n    with a\n", False)):
+        with open(listed, "w") as file:
+            file.write(text)
+        try:
+            edits = course.variants(listed)["b"].edits
+            if not fine or edits != [("x", "y"), ("z", "w")]:
+                failures.append(f"{text!r} gave b the edits {edits}")
+        except ValueError as error:
+            if fine or "variants.txt:" not in str(error):
+                failures.append(f"{text!r}: {error}")
 
 if os.path.exists(os.path.join(build, "tools", "baselines")):
     name = "v7_unpadded"
