@@ -11,7 +11,8 @@ variant of tools/variants.txt recorded under its own name; spilled bytes a count
 registers suffice (v6's multistep<6>), and above 0 where they do not (v13_group15's merge below
 a group, 64 registers a thread for 32 keys, whose spill chapter 15 cites); and
 tools/measure_banks.py, which reads the same records, picks the stages with a shared-memory
-tile: v2_shared and every stage after it. Needs no GPU.
+tile: v2_shared and every stage after it; and a kernel's label names its template arguments,
+bools too. Needs no GPU.
 """
 import csv
 import os
@@ -81,6 +82,16 @@ expected = names[names.index("v2_shared"):] if "v2_shared" in names else []
 picked = measure_banks.shared_memory_stages(course.find_tool("nvcc"))
 if picked != expected:
     failures.append(f"measure_banks.shared_memory_stages: {picked}, expected {expected}")
+# A kernel's label names its template arguments, a bool as 0 or 1, so that v13_span's two
+# kernels of one first bit, with a head and without, keep two records.
+import registers  # noqa: E402
+for mangled, label in (
+        ("_ZN8_GLOBAL_11group_stepsIjLj6ELj0ELb1EEEvPiS1_jjjjjbb",
+         "group_steps<6,0,1> (32-bit words)"),
+        ("_ZN8_GLOBAL_11group_stepsIyLj13ELj5ELb0EEEvPiS1_jjjjjbb", "group_steps<13,5,0>")):
+    if registers.kernel_label(mangled) != label:
+        failures.append(f"{mangled} labelled {registers.kernel_label(mangled)}, not {label}")
+
 for failure in failures:
     print("FAIL", failure)
 sys.exit(1 if failures else 0)
