@@ -1,8 +1,8 @@
 """The course's figures, drawn from the reference network and the stages' index rules.
 
 Every figure is made here from what tools/network_dump prints: the host reference network, and
-the index functions of the stages' bitonic_index.h (get_lower_partner, get_first_key, and v13's
-group_key, group_slot and round_low), called as
+the index functions of the stages' bitonic_index.h (get_lower_partner, get_first_key, v13's
+group_key, group_slot and round_low, and v14's plan of passes), called as
 the kernels call them; the measured plots are drawn from the recorded CSV files (docs/tables.py
 reads them)."""
 import math
@@ -403,6 +403,61 @@ def group_figure(dump):
                               "(exchange_group): the bits change roles; every key stays in its "
                               "group.", 11)
     svg.height = bottom + 28
+    return svg.render()
+
+
+def span_plan(dump, n):
+    """v14_span's launches for n keys, as tools/network_dump prints them (its for_each_launch):
+    [(kernel, size, stride, steps)]."""
+    output = subprocess.run([dump, "plan", str(n)], capture_output=True, text=True,
+                            check=True).stdout
+    return [(kernel, int(size), int(stride), int(steps))
+            for _, kernel, size, stride, steps in (line.split() for line in output.splitlines())]
+
+
+def span_passes(dump, n):
+    """{stage: launches_per_sort(n)} of v13_any_bits and v14_span, from tools/network_dump."""
+    output = subprocess.run([dump, "passes", str(n)], capture_output=True, text=True,
+                            check=True).stdout
+    return {stage: int(count) for stage, count in (line.split() for line in output.splitlines())}
+
+
+def span_figure(dump, q=20):
+    """v14_span's plan of passes for 2^q keys: one row per merge above block_sort's tile, one
+    cell per compare step (its stride's bit), each coloured and numbered by the pass that runs
+    it, so that a pass that spans two merges shows at the end of one row and the start of the
+    next."""
+    plan = span_plan(dump, 1 << q)
+    cell, left, top = 30, 120, 78
+    svg = Svg(left + q * cell + 20, 0)
+    svg.text(12, 22, f"v14_span's passes for 2^{q} keys, from its for_each_launch", 14,
+             weight="bold")
+    svg.text(12, 40, "a row per merge, a cell per compare step at its stride's bit; the number and "
+                     "colour say which pass runs it", 11, fill="#555")
+    svg.text(12, 56, f"{len(plan)} passes: block_sort runs every merge up to its tile (not drawn), "
+                     f"and v13 makes {span_passes(dump, 1 << q)['v13_any_bits']}", 11, fill="#555")
+    owner = {}
+    for number, (kernel, size, stride, steps) in enumerate(plan):
+        for _ in range(steps if kernel != "block_sort" else 0):
+            owner[(size, stride)] = number
+            size, stride = (size, stride // 2) if stride > 1 else (size * 2, size)
+    sizes = sorted({size for size, _ in owner})
+    for bit in range(q):
+        svg.text(left + (q - 1 - bit) * cell + cell / 2, top - 6, f"2^{bit}", 8, "middle", "#555")
+    svg.text(left - 10, top - 6, "stride", 10, "end", "#555")
+    y = top
+    for size in sizes:
+        svg.text(left - 10, y + 15, f"merge 2^{size.bit_length() - 1}", 10, "end")
+        for bit in range(size.bit_length() - 1):
+            number = owner[(size, 1 << bit)]
+            x = left + (q - 1 - bit) * cell
+            svg.rect(x + 1, y, cell - 2, 20, PALETTE[1 + number % (len(PALETTE) - 1)],
+                     opacity=0.55)
+            svg.text(x + cell / 2, y + 14, str(number), 9, "middle")
+        y += 24
+    svg.text(12, y + 16, "A pass holds the 2^14 keys whose indices differ in 14 bits: it runs "
+                         "the steps in order while their strides are among them.", 11)
+    svg.height = y + 30
     return svg.render()
 
 

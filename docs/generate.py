@@ -236,6 +236,11 @@ def generated_blocks(tour, profile, network_dump):
             baseline="as built (bits 0 .. 4 kept, 9 global steps a pass)",
             baseline_label="the stage as built"),
         "v13-passes-profile": lambda: tables.passes_profile_table(profile),
+        "passes-v14_span": lambda: tables.span_passes_table(network_dump, tour),
+        "v14-span": lambda: tables.experiment_table(
+            "v14_span", sizes=[16, 20, 24, 27, 29], baseline="v14_span",
+            baseline_label="v14_span's"),
+        "v14-span-profile": lambda: tables.span_profile_table(profile),
         "long-argsorts": lambda: tables.experiment_table(
             "long_argsorts", sizes=[20, 24, 27], baseline="v13_any_bits --values",
             baseline_label="v13's argsort"),
@@ -356,6 +361,8 @@ INLINE_VALUES = {
     # STAGE:Q:KERNEL[:STRIDE]: its cheapest and its dearest launch (of that largest stride), in
     # copies of the array.
     "copies-range": lambda args, tour, profile: copies_range(profile, args),
+    # KIND: v14_span's launches of that kind (an index of tables.SPAN_KINDS) at 2^27, in copies.
+    "span-copies": lambda args, tour, profile: tables.span_copies(profile, int(args[0])),
     "kernel-share": lambda args, tour, profile: (
         f"{100 * profile.kernels(args[0], int(args[1]))[args[2]][1]:.0f}%"),
     # STAGE:Q:KERNEL[:STRIDE] for the next five (metric_row).
@@ -555,6 +562,7 @@ def expected_files(network_dump):
         "banks.svg": figures.banks_figure(),
         "multistep.svg": figures.multistep_figure(network_dump),
         "groups.svg": figures.group_figure(network_dump),
+        "span.svg": figures.span_figure(network_dump),
     }
     if tour.rows:
         files.update(results_figures(tour))

@@ -17,9 +17,10 @@ from judging import (against_all, against_previous, faster_from, faster_up_to,
 DOCS = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(DOCS, "results")
 # The tour's recorded runs, and what each covers.
-TOUR_FILES = {"h100_tour.csv": "every program at 2^10 .. 2^27",
-              "h100_tour_2e28.csv": "every program at 2^28",
-              "h100_tour_2e29.csv": "every program but std::sort at 2^29"}
+TOUR_FILES = {"h100_tour.csv": "v0 .. v13, std::sort and the libraries at 2^10 .. 2^27",
+              "h100_tour_2e28.csv": "the same at 2^28",
+              "h100_tour_2e29.csv": "the same but std::sort at 2^29",
+              "h100_tour_v14.csv": "v14 and v15, added later, at 2^10 .. 2^29"}
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
 
@@ -248,7 +249,7 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/17_results.md` has the full story.\n")
+            "bandwidth; `docs/18_results.md` has the full story.\n")
 
 
 # The stage the results chapter sets against the libraries at every size: v7, the last stage of
@@ -1277,6 +1278,68 @@ def passes_profile_table(profile, q=27):
          "their DRAM busy, % of peak", "their shared-memory wavefronts a key"], cells)
 
 
+def span_passes_table(network_dump, tour, sizes=(16, 20, 24, 27, 29, 30)):
+    """The passes of v13_any_bits and v14_span at each size, as their own launches_per_sort
+    counts them (tools/network_dump passes), and v14_span's floor where the tour ran it: its
+    passes times one copy of the array at the copy bandwidth of the same run."""
+    body = []
+    for q in sizes:
+        passes = figures.span_passes(network_dump, 1 << q)
+        floor = tour.floor("v14_span", q)
+        body.append([f"2^{q}", passes["v13_any_bits"], passes["v14_span"],
+                     ms(floor) if floor else NOT_MEASURED])
+    return (table(["n", "v13_any_bits passes", "v14_span passes", "v14_span floor ms"], body) +
+            "\nThe passes are each stage's `launches_per_sort` (tools/network_dump's `passes`, "
+            "which compiles both stages' `bitonic_index.h`); the floor is that many reads and "
+            "writes of the array at the copy bandwidth of the tour's run (" + tour.source() + ")\n")
+
+
+# The kinds of pass of v14_span, from a launch's merge size, first stride and steps.
+SPAN_KINDS = ["block_sort", "the merges from 2^12 up to 2^14, one pass",
+              "global strides (2^14 or more)", "a merge's tail and the next merge's head",
+              "a merge's tail alone (2^13 .. 1, no bits left for a head, or the last merge)"]
+
+
+def span_kind(launch):
+    if launch["kernel"] == "block_sort":
+        return SPAN_KINDS[0]
+    size, stride, steps = int(launch["size"]), int(launch["stride"]), int(launch["steps"])
+    if stride >= 1 << 14:
+        return SPAN_KINDS[2]
+    beyond = steps > stride.bit_length()
+    if beyond and size <= 1 << 14:
+        return SPAN_KINDS[1]
+    return SPAN_KINDS[3] if beyond else SPAN_KINDS[4]
+
+
+def span_profile_table(profile, stage="v14_span", q=27):
+    """v14_span's launches at 2^q by kind (span_kind): how many, the steps each runs, and the
+    shortest and longest in copies of the array (Nsight Compute's durations)."""
+    launches = profile.launches(stage, q)
+    if not launches:
+        return NOT_MEASURED + "\n"
+    copy_ns = 1e6 * profile.copy_ms(stage, q)
+    body = []
+    for kind in SPAN_KINDS:
+        found = [launch for launch in launches if span_kind(launch) == kind]
+        if found:
+            steps = sorted({int(launch["steps"]) for launch in found})
+            body.append([kind, len(found), range_text(steps, "{}"),
+                         range_text([float(launch["duration_ns"]) / copy_ns for launch in found],
+                                    "{:.2f}")])
+    return (table(["pass", "launches", "steps each", "copies of the array each"], body) +
+            f"\nAt n = 2^{q}. " + profile.source() + "\n")
+
+
+def span_copies(profile, kind, stage="v14_span", q=27):
+    """The shortest and longest launch of one kind (SPAN_KINDS index) in copies."""
+    found = [launch for launch in profile.launches(stage, q) if span_kind(launch) == SPAN_KINDS[kind]]
+    if not found:
+        return NOT_MEASURED
+    copy_ns = 1e6 * profile.copy_ms(stage, q)
+    return range_text([float(launch["duration_ns"]) / copy_ns for launch in found], "{:.2f}")
+
+
 def repeat_table():
     """The same build of a stage measured in different recorded runs: the tour and the
     experiments that ran the stage as built (the spread between two runs of one program)."""
@@ -1810,12 +1873,18 @@ def top_kernel_value(variant, kernel, column):
     return metric_text(top_kernel_rows().get((variant, kernel)), column)
 
 
+# The runs across GPUs were recorded when the stage that sorts across GPUs was v14_multi_gpu,
+# built on v13_any_bits's kernels, before v14_span came in: its rows carry that name.
+GPUS_STAGE, GPUS_RECORDED_AS = "v15_multi_gpu", "v14_multi_gpu"
+
+
 def gpus_runs():
-    """{(program, GPUs, log2 n): row} of h200x2_gpus.csv."""
+    """{(program, GPUs, log2 n): row} of h200x2_gpus.csv, the stage's rows under its name now."""
     runs = {}
     for row in load_csv("h200x2_gpus.csv"):
         gpus = int(row["device"].split(" x ")[0]) if " x " in row["device"] else 1
-        runs[(row["program"], gpus, log2(row["n"]))] = row
+        program = GPUS_STAGE if row["program"] == GPUS_RECORDED_AS else row["program"]
+        runs[(program, gpus, log2(row["n"]))] = row
     return runs
 
 
@@ -1826,7 +1895,7 @@ def gpus_model():
     merge's passes at one copy each, a copy being the copy baseline's time on one GPU."""
     runs = gpus_runs()
     exchange = {int(row["bytes_per_gpu"]): row for row in load_csv("h200x2_exchange.csv")}
-    one, two = runs.get(("v14_multi_gpu", 1, 30)), runs.get(("v14_multi_gpu", 2, 31))
+    one, two = runs.get(("v15_multi_gpu", 1, 30)), runs.get(("v15_multi_gpu", 2, 31))
     copy, swap = runs.get(("copy", 1, 30)), exchange.get(4 << 30)
     if not (one and two and copy and swap):
         return None
@@ -1840,20 +1909,20 @@ def gpus_model():
 
 
 def gpus_table():
-    """v14_multi_gpu on one and two H200s, v7_register_tile and the copy, and the time model."""
+    """v15_multi_gpu on one and two H200s, v7_register_tile and the copy, and the time model."""
     rows = load_csv("h200x2_gpus.csv")
     found = gpus_model()
     if not rows or found is None:
         return NOT_MEASURED + "\n"
     runs = gpus_runs()
-    body = [[f"`{program}`", gpus, f"2^{q}", row["passes"], ms(float(row["sort_ms"])),
+    body = [[f"`{row['program']}`", gpus, f"2^{q}", row["passes"], ms(float(row["sort_ms"])),
              ms(float(row["total_ms"]))] for (program, gpus, q), row in runs.items()]
     measured, model, parts = found
-    one = float(runs[("v14_multi_gpu", 1, 30)]["sort_ms"])
-    two = runs[("v14_multi_gpu", 2, 31)]
+    one = float(runs[("v15_multi_gpu", 1, 30)]["sort_ms"])
+    two = runs[("v15_multi_gpu", 2, 31)]
     fastest = runs.get(("v7_register_tile", 1, 30))
     against_v7 = (f", and **{measured / float(fastest['sort_ms']):.2f}x** the time of "
-                  "`v7_register_tile`'s 2^30 on one (each GPU here sorts with v13's kernels, "
+                  "`v7_register_tile`'s 2^30 on one (each GPU here sorted with v13's kernels, "
                   f"which sort 2^30 keys on one GPU {float(fastest['sort_ms']) / one:.2f}x faster "
                   "than v7)" if fastest else "")
     inside = (f"Its exchange, timed inside the sort (the report's `exchange` line: CUDA events on "
@@ -1886,7 +1955,9 @@ def gpus_table():
              "`docs/results/h200x2_gpus.csv` (each program's median of 5 timed sorts after one "
              "warm-up, validated against std::sort) and `docs/results/h200x2_exchange.csv` "
              "(`build/tools/nccl_exchange --gpus 2 --reps 5`). Across GPUs the sort times are the "
-             "host's clock (common/sort_runner.h).\n"]
+             f"host's clock (common/sort_runner.h). The stage ran as `{GPUS_RECORDED_AS}` then, "
+             "each GPU sorting with v13_any_bits's kernels; as `v15_multi_gpu`, on v14_span's, it "
+             "is not yet timed across GPUs (Limits).\n"]
     return "\n".join(lines)
 
 

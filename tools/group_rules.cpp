@@ -57,3 +57,7 @@ void print_group_pass(unsigned top_bit, unsigned lowest_bit) {
     print_roles(low);
   }
 }
+
+unsigned long long group_passes(unsigned n) {
+  return launches_per_sort(n);
+}

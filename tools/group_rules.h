@@ -14,3 +14,6 @@
 //   role LOW SLOT_BIT lane|warp|register BIT   which bit of the thread or register holds each
 //                                    slot bit in layout LOW (group_slot)
 void print_group_pass(unsigned top_bit, unsigned lowest_bit);
+
+// launches_per_sort(n) of v13_any_bits.
+unsigned long long group_passes(unsigned n);

@@ -15,9 +15,13 @@
 //   network_dump group TOP_BIT LOWEST  the group, rounds and layouts of a group_steps pass of
 //                               v13_any_bits whose largest stride is 2^TOP_BIT (13 .. 30), its
 //                               rounds ending at slot bit LOWEST (0 or 5): see group_rules.h
+//   network_dump plan N         the launches of v14_span for N keys (a power of two up to 2^30):
+//                               see span_rules.h
+//   network_dump passes N       launches_per_sort(N) of v13_any_bits and of v14_span (N a power
+//                               of two up to 2^30): <stage> <passes>
 // The index rules are those of v6_multistep/bitonic_index.h, which the build compiles in: the
 // very functions the kernels call (v4's get_lower_partner is the same, byte for byte); those of
-// the groups are v13_any_bits's (group_rules.cpp).
+// the groups are v13_any_bits's (group_rules.cpp), the plan's v14_span's (span_rules.cpp).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -26,6 +30,7 @@
 #include "group_rules.h"
 #include "keys.h"
 #include "reference_network.h"
+#include "span_rules.h"
 
 namespace {
 
@@ -93,6 +98,18 @@ int main(int argc, char **argv) {
       print_group_pass(top_bit, lowest);
       return 0;
     }
+  } else if (argc == 3 && std::strcmp(argv[1], "plan") == 0) {
+    const unsigned n = number(argv[2]);
+    if (power_of_two_up_to(n, 1u << 30)) {
+      print_span_plan(n);
+      return 0;
+    }
+  } else if (argc == 3 && std::strcmp(argv[1], "passes") == 0) {
+    const unsigned n = number(argv[2]);
+    if (power_of_two_up_to(n, 1u << 30)) {
+      std::printf("v13_any_bits %llu\nv14_span %llu\n", group_passes(n), span_passes(n));
+      return 0;
+    }
   } else if (argc == 3 && std::strcmp(argv[1], "swaps") == 0) {
     const unsigned n = number(argv[2]);
     if (power_of_two_up_to(n, 1u << 20)) {
@@ -113,6 +130,7 @@ int main(int argc, char **argv) {
                "       network_dump swaps N, N a power of two up to 1048576\n"
                "       network_dump lower STRIDE T, STRIDE a power of two, T threads, up to 65536\n"
                "       network_dump groups LOWEST STEPS N, lowest * 2^steps <= N <= 65536\n"
-               "       network_dump group TOP_BIT LOWEST, TOP_BIT 13 .. 30, LOWEST 0 or 5\n");
+               "       network_dump group TOP_BIT LOWEST, TOP_BIT 13 .. 30, LOWEST 0 or 5\n"
+               "       network_dump plan N | passes N, N a power of two up to 2^30\n");
   return 2;
 }

@@ -2,6 +2,7 @@
 """The registers and shared memory each kernel of each stage needs, as the compiler reports them.
 
     python3 tools/registers.py --arch 90 --csv registers.csv
+    python3 tools/registers.py --stages v14_span --replace-in old.csv --csv new.csv
 
 Compiles every stage's bitonic_sort.cu, and every variant's of tools/variants.txt, with nvcc
 for one GPU architecture (-O3, as a release build does, with ptxas -v) and records, per kernel
@@ -11,9 +12,13 @@ and the shared memory a block reserves, with the nvcc version and the date. The 
 is what the kernel declares; memory given at launch (group_steps's 64 KB, v13_any_bits on) is
 not in the compiler's report and reads 0. No GPU is needed: this is what the compiler decided,
 the same on any machine with the same nvcc. The registers a thread uses bound how many warps a
-multiprocessor keeps resident (docs/08_v6_multistep.md).
+multiprocessor keeps resident (docs/08_v6_multistep.md). With --stages it compiles only those
+stages (or variants); with --replace-in RECORDED.csv it writes that record with their rows
+replaced, or added after the stage before them, and the rows of stages that no longer exist left
+out.
 """
 import argparse
+import csv
 import os
 import re
 import subprocess
@@ -77,6 +82,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--arch", default="90", help="compute capability without the dot")
     parser.add_argument("--csv", required=True, help="where to write the records")
+    parser.add_argument("--stages", help="comma-separated stages or variants (default: all)")
+    parser.add_argument("--replace-in", help="with --stages: the recorded CSV whose rows of "
+                        "those stages the new ones replace")
     arguments = parser.parse_args()
     if course.arguments_only():
         return
@@ -84,7 +92,12 @@ def main():
     version = re.search(r"release (\S+),", subprocess.run(
         [nvcc, "--version"], capture_output=True, text=True).stdout)
     records = []
-    for stage in course.stage_names() + list(course.variants()):
+    names = course.stage_names() + list(course.variants())
+    chosen = arguments.stages.split(",") if arguments.stages else names
+    unknown = set(chosen) - set(names)
+    if unknown:
+        parser.error(f"--stages: no stage or variant named {', '.join(sorted(unknown))}")
+    for stage in chosen:
         for kernel, registers, spilled, shared in stage_kernels(nvcc, stage, arguments.arch):
             records.append({"stage": stage, "kernel": kernel, "registers": registers,
                             "spill_bytes": spilled, "shared_bytes": shared,
@@ -93,7 +106,26 @@ def main():
                             "date": course.today()})
             print(f"{stage:18} {kernel:14} {registers:4} registers {spilled:5} bytes spilled "
                   f"{shared:6} bytes shared")
+    if arguments.replace_in:
+        with open(arguments.replace_in, newline="") as file:
+            records = replaced(list(csv.DictReader(file)), records, names)
     course.write_csv(arguments.csv, records)
+
+
+def replaced(recorded, records, names):
+    """The recorded rows with those of each stage in `records` replaced by its new ones, placed
+    where its old ones were or, for a stage with none, after the stage before it in `names`;
+    rows of a stage that is no longer in `names` are left out."""
+    fresh = {}
+    for record in records:
+        fresh.setdefault(record["stage"], []).append(record)
+    rows = [row for row in recorded if row["stage"] in names and row["stage"] not in fresh]
+    for stage, new in fresh.items():
+        before = names[:names.index(stage)]
+        at = max((i + 1 for i, row in enumerate(rows) if row["stage"] in before), default=0)
+        rows[at:at] = [{field: record[field] for field in recorded[0]} for record in new] \
+            if recorded else new
+    return rows
 
 
 if __name__ == "__main__":

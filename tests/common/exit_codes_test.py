@@ -55,7 +55,7 @@ with tempfile.TemporaryDirectory() as folder:
     help_run = run("--help")
     if help_run.returncode != 0 or "usage: " + name not in help_run.stdout:
         failures.append("--help: expected exit 0 and the usage text")
-    # Programs that sort across GPUs (--gpus P, v14_multi_gpu) take 2^30 keys per GPU, up to 16.
+    # Programs that sort across GPUs (--gpus P, v15_multi_gpu) take 2^30 keys per GPU, up to 16.
     gpus = "--gpus P" in help_run.stdout
     most_log2 = 34 if gpus else 30
     expect(["--log2", "abc"], 2, f"--log2 expects a whole number from 0 to {most_log2}, got 'abc'")

@@ -20,7 +20,9 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 - a mapping experiment's table of five programs (mapping_table): each one over the first;
 - the tables of flips against directions and against the mirrored network (flips_table), v8's
   and v9's experiments side by side, each variant over its own stage, and the Nsight Compute
-  figures of the three (direction_value, direction_ratio), kept apart by stage and variant.
+  figures of the three (direction_value, direction_ratio), kept apart by stage and variant;
+- chapter 16's kinds of pass (span_kind), their table of copies, and its pass counts from
+  network_dump (span_passes_table).
 """
 import os
 import sys
@@ -29,6 +31,8 @@ root = os.path.abspath(sys.argv[1])
 sys.path[:0] = [os.path.join(root, "docs"), os.path.join(root, "tools")]
 import judging  # noqa: E402
 import tables  # noqa: E402
+
+network_dump = sys.argv[2]
 
 failures = 0
 
@@ -262,5 +266,54 @@ check(tables.direction_ratio("v8_batched", 1024, "instructions") == "1.20" and
       tables.direction_value("v8_batched", "flips", 1024, "alu_pipe_pct") == "90%" and
       tables.direction_ratio("v8_batched", 128, "instructions") == tables.NOT_MEASURED,
       "block_sort's figures of each stage, directions over flips; another kernel ignored")
+# Chapter 16's kinds of pass (span_kind) on a made-up v14_span sort: each launch by its merge
+# size, first stride and steps, and the table of their copies (a copy is 1 ms).
+class SpanProfile:
+    def launches(self, stage, q):
+        return [{"kernel": kernel, "size": size, "stride": stride, "steps": steps,
+                 "duration_ns": ns}
+                for kernel, size, stride, steps, ns in [
+                    ("block_sort", "2", "1", "66", 3e6),
+                    ("group_steps", "4096", "2048", "39", 1.8e6),
+                    ("group_steps", "32768", "16384", "7", 1.0e6),
+                    ("group_steps", "32768", "128", "14", 1.1e6),
+                    ("group_steps", "65536", "8192", "14", 1.2e6),
+                    ("group_steps", "131072", "65536", "9", 1.3e6),
+                    ("group_steps", "131072", "256", "9", 1.0e6)]]
+
+    def copy_ms(self, stage, q):
+        return 1.0
+
+    def source(self):
+        return "made up"
+
+
+kinds = [tables.span_kind(launch) for launch in SpanProfile().launches("v14_span", 17)]
+check(kinds == [tables.SPAN_KINDS[k] for k in (0, 1, 2, 3, 4, 2, 4)],
+      "block_sort; the merges up to 2^14; a global pass (stride 2^14); a tail from 2^7 with a "
+      "head (14 steps); a tail from 2^13 that fills the group (14 steps, no head); a global "
+      "pass; the last tail (9 steps)")
+span = tables.span_profile_table(SpanProfile(), q=17).splitlines()
+check(span[2] == "| block_sort | 1 | 66 | 3.00 |" and
+      span[4] == "| global strides (2^14 or more) | 2 | 7 .. 9 | 1.00 .. 1.30 |" and
+      span[6].endswith("| 2 | 9 .. 14 | 1.00 .. 1.20 |") and
+      tables.span_copies(SpanProfile(), 3, q=17) == "1.10",
+      "each kind's launches, steps and copies; one launch, one value")
+
+
+# The pass counts, from the stages' own launches_per_sort (network_dump passes), and v14's floor
+# from a tour that has it at 2^29 only.
+class SpanTour:
+    def floor(self, stage, q):
+        return 44.0 if (stage, q) == ("v14_span", 29) else None
+
+    def source(self):
+        return "made up"
+
+
+passes = tables.span_passes_table(network_dump, SpanTour(), sizes=(20, 29)).splitlines()
+check(passes[2] == "| 2^20 | 16 | 11 | not measured |" and
+      passes[3] == "| 2^29 | 40 | 31 | 44.00 |",
+      "v13 makes 16 and 40 passes, v14 11 and 31; the floor where the tour has it")
 tables.load_csv = recorded_csv
 sys.exit(1 if failures else 0)

@@ -15,12 +15,11 @@
 // checks that they equal group_key and group_word of the whole slot.
 #include <doctest/doctest.h>
 
-#include <algorithm>
 #include <map>
-#include <set>
 #include <vector>
 
 #include "bitonic_index.h"
+#include "group_checks.h"
 #include "reference_network.h"
 
 namespace {
@@ -28,11 +27,6 @@ namespace {
 // Register k's key in group_steps: its thread's first key plus the index of k << low.
 unsigned key_of(unsigned group, unsigned t, unsigned k, unsigned low, unsigned top_bit) {
   return group_key(group, group_slot(t, 0, low), top_bit) + group_key(0, k << low, top_bit);
-}
-
-// Register k's word of shared memory in exchange_group: its thread's word XOR that of k << low.
-unsigned word_of(unsigned t, unsigned k, unsigned low) {
-  return group_word(group_slot(t, 0, low)) ^ group_word(k << low);
 }
 
 // What one launch did: its comparators, by stride, and whether its groups and rounds kept the
@@ -44,23 +38,6 @@ struct PlayedPass {
   bool coalesced = true;
   bool banks_ok = true;
 };
-
-// Whether the 32 lanes of each warp reach 32 different banks, for every register, in layout
-// `low` of a group of `threads` threads.
-bool conflict_free(unsigned low, unsigned threads) {
-  for (unsigned warp = 0; warp < threads; warp += 32) {
-    for (unsigned k = 0; k < kGroupKeys; ++k) {
-      std::set<unsigned> banks;
-      for (unsigned lane = 0; lane < 32 && warp + lane < threads; ++lane) {
-        banks.insert(word_of(warp + lane, k, low) % 32);
-      }
-      if (banks.size() != std::min(32u, threads)) {
-        return false;
-      }
-    }
-  }
-  return true;
-}
 
 // Plays one group_steps launch on n keys in arrays of `segment`, as the kernel runs it.
 PlayedPass play(unsigned n, unsigned segment, const Launch &launch, bool ascending) {
@@ -201,23 +178,8 @@ TEST_CASE("the group passes compare every pair of every step exactly once, up to
             if (found != pass.comparators.end()) {
               mine = found->second;
             }
-            std::sort(mine.begin(), mine.end(),
-                      [](const Comparator &a, const Comparator &b) { return a.lower < b.lower; });
-            // The reference network of one array of `segment` keys, repeated for each array.
-            std::vector<Comparator> expected;
-            for (unsigned start = 0; start < n; start += segment) {
-              for (const Comparator &c :
-                   network_step_comparators(segment, launch.size, stride, ascending)) {
-                expected.push_back({start + c.lower, start + c.upper, c.ascending});
-              }
-            }
-            bool same = mine.size() == expected.size();
-            for (std::size_t c = 0; same && c < expected.size(); ++c) {
-              same = mine[c].lower == expected[c].lower && mine[c].upper == expected[c].upper &&
-                  mine[c].ascending == expected[c].ascending;
-            }
             INFO("size " << launch.size << ", stride " << stride);
-            CHECK(same);
+            CHECK(same_as_network(mine, n, segment, launch.size, stride, ascending));
           }
           CHECK(pass.comparators.size() == launch.steps);
         });

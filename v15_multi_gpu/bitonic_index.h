@@ -246,8 +246,8 @@ __host__ __device__ constexpr unsigned padded(unsigned slot) {
 // group is the pass's choice: any 14 bits of the index. The steps on those bits pair keys of one
 // group, so a pass runs them all; bits 0 .. 4 are always among them, so that the 32 lanes of a
 // warp read 32 neighbouring keys, 128 bytes. A pass of global strides takes the other 9 bits
-// from the strides it runs (kStepsPerPass); the last pass of a merge takes bits 0 .. 13, the
-// 2^14 neighbouring keys, and runs every stride below 2^14 (group_key).
+// from the strides it runs (kStepsPerPass); the last pass of a merge takes the bits of the
+// strides it has left, 0 .. a, and above them the next merge's largest strides (group_key).
 constexpr unsigned kGroupBits = 14;
 constexpr unsigned kGroupSize = 1u << kGroupBits;
 constexpr unsigned kGroupRegisterBits = 5;
@@ -255,26 +255,33 @@ constexpr unsigned kGroupKeys = 1u << kGroupRegisterBits;
 constexpr unsigned kGroupThreads = kGroupSize / kGroupKeys;
 constexpr unsigned kStepsPerPass = kGroupBits - 5;
 
-// The steps of the next pass of a merge whose strides of a group or more start at `stride`
-// (strides stride, stride / 2, ..., tile_size remain): all of them, up to kStepsPerPass.
-inline unsigned steps_in_pass(unsigned stride, unsigned tile_size) {
-  const unsigned remaining = exact_log2(stride / tile_size) + 1;
-  return remaining < kStepsPerPass ? remaining : kStepsPerPass;
+// The fewest strides a pass of global strides leaves to the last pass of its merge, which then
+// starts at stride 2^7 or above: its first round's registers (slot bits 5 .. 9) hold at most two
+// bits of the next merge's (below 2^7, the compiler spills: docs/16_v14_span.md).
+constexpr unsigned kFewestTailSteps = 8;
+
+// The steps of the next pass of global strides of a merge whose strides left start at `stride`
+// (2^14 or more): kStepsPerPass, or fewer, so as to leave kFewestTailSteps.
+inline unsigned steps_in_pass(unsigned stride) {
+  const unsigned most = exact_log2(stride) + 1 - kFewestTailSteps;
+  return most < kStepsPerPass ? most : kStepsPerPass;
 }
 
 // The index of the key at `slot` (0 .. 2^14 - 1) of group `group` in a pass whose largest stride
-// is 2^top_bit, top_bit >= 13: slot bits 0 .. 4 are index bits 0 .. 4, slot bits 5 .. 13 are
-// index bits top_bit - 8 .. top_bit, and the group number fills the other bits, low ones first.
+// is 2^top_bit, top_bit >= 13: slot bits 0 .. low_bits - 1 are those index bits (0 .. 4 for
+// global strides, a merge's strides left for its last pass), slot bits low_bits .. 13 are the
+// index bits up to top_bit, and the group number fills the other bits, low ones first.
 //
 //   top_bit 13: index bits 0 .. 13, the group is 2^14 neighbouring keys: group * 2^14 + slot.
 //   top_bit 20 (strides 2^20 .. 2^12): slot 37 = 0b1_00101 of group 3 is bits 0 .. 4 = 5, bit 12
 //   (slot bit 5) = 4096, and 3 in bits 5 and 6 (below bit 12) = 96: key 4197.
-__host__ __device__ inline unsigned group_key(unsigned group, unsigned slot, unsigned top_bit) {
-  const unsigned low_bit = top_bit - (kStepsPerPass - 1);
-  const unsigned between = low_bit - 5;
+__host__ __device__ inline unsigned group_key(unsigned group, unsigned slot, unsigned top_bit,
+                                              unsigned low_bits = 5) {
+  const unsigned low_bit = top_bit - (kGroupBits - 1 - low_bits);
+  const unsigned between = low_bit - low_bits;
   const unsigned group_low = group & ((1u << between) - 1);
-  return (slot & 31) | (group_low << 5) | ((slot >> 5) << low_bit) |
-      ((group >> between) << (top_bit + 1));
+  return (slot & ((1u << low_bits) - 1)) | (group_low << low_bits) |
+      ((slot >> low_bits) << low_bit) | ((group >> between) << (top_bit + 1));
 }
 
 // layout_slot for a group: the group slot of register k of thread `thread` when the registers
@@ -285,11 +292,12 @@ __host__ __device__ inline unsigned group_slot(unsigned thread, unsigned k, unsi
 }
 
 // The lowest slot bit of a round's registers, which hold slot bits low .. low + 4, when the steps
-// left run from slot bit `bit` down to `last_bit`: the five highest, but not below bit 5 when the
-// steps stop there or above, so that the lanes keep bits 0 .. 4 and a warp stores 128 bytes.
+// left run from slot bit `bit` down to `last_bit`: the five highest, but not below last_bit
+// (nor above 9, the highest layout), so that steps that stop at bit 5 or above keep the lanes on
+// bits 0 .. 4 and a warp stores 128 bytes.
 __host__ __device__ constexpr unsigned round_low(unsigned bit, unsigned last_bit) {
   const unsigned highest_five = bit >= 4 ? bit - 4 : 0;
-  const unsigned floor = last_bit < 5 ? last_bit : 5;
+  const unsigned floor = last_bit < 9 ? last_bit : 9;
   return highest_five > floor ? highest_five : floor;
 }
 
@@ -328,9 +336,9 @@ struct Launch {
 };
 
 // The launches of the merge of n keys (a power of two) that form a bitonic sequence into one
-// direction: the last size of a sort of n keys (for_each_launch makes one per size above the
-// tile; the sort across GPUs one after its exchanges). Above the tile: group_steps passes, the
-// last on neighbouring keys. A tile or less: one block_sort, which sorts the keys outright, as
+// direction, alone: the sort across GPUs makes one after its exchanges, where no pass can run
+// the next merge's strides (they pair keys of two GPUs). Above the tile: group_steps passes, the
+// last one the merge's tail. A tile or less: one block_sort, which sorts the keys outright, as
 // cheaply.
 template <typename LaunchFunction>
 void for_each_merge_launch(unsigned n, LaunchFunction launch) {
@@ -345,11 +353,11 @@ void for_each_merge_launch(unsigned n, LaunchFunction launch) {
   // Strides of a group or more: up to kStepsPerPass of them per group_steps launch.
   unsigned stride = n / 2;
   while (stride >= kGroupSize) {
-    const unsigned steps = steps_in_pass(stride, kGroupSize);
+    const unsigned steps = steps_in_pass(stride);
     launch(Launch{Kernel::group_steps, n, stride, steps});
     stride >>= steps;
   }
-  // The strides below a group, stride .. 1: one group_steps on neighbouring keys.
+  // The merge's tail, stride .. 1: one group_steps on neighbouring keys.
   launch(Launch{Kernel::group_steps, n, stride, exact_log2(stride) + 1});
 }
 
@@ -359,6 +367,11 @@ void for_each_merge_launch(unsigned n, LaunchFunction launch) {
 // printed line. The cpu tests check that the launches run every step of the network once, in
 // order, and that there are launches_per_sort(n) of them. The network of each array stops at the
 // array's length.
+//
+// A pass runs the network's steps in order while their strides lie among its group's 14 bits,
+// whichever merge they belong to: the one after block_sort, on neighbouring keys, runs every
+// merge up to 2^14; the one that ends a merge of 2^k keys, strides 2^a .. 1 (its tail), runs in
+// the group's other 13 - a bits the next merge's largest, 2^k .. 2^(k - 12 + a) (its head).
 template <typename LaunchFunction>
 void for_each_launch(unsigned n, unsigned segment, LaunchFunction launch) {
   if (n < 2) {
@@ -369,8 +382,30 @@ void for_each_launch(unsigned n, unsigned segment, LaunchFunction launch) {
   // steps of those 2^s keys.
   const unsigned s = exact_log2(segment < tile_size ? segment : tile_size);
   launch(Launch{Kernel::block_sort, 2, 1, s * (s + 1) / 2});
-  for (unsigned size = 2 * tile_size; size <= segment; size *= 2) {
-    for_each_merge_launch(size, launch);
+  unsigned size = 2 * tile_size;
+  if (size <= segment && size <= kGroupSize) {
+    // Every merge up to a group or the arrays' length, log2(size) steps each, in one pass.
+    unsigned steps = 0;
+    for (; size <= segment && size <= kGroupSize; size *= 2) {
+      steps += exact_log2(size);
+    }
+    launch(Launch{Kernel::group_steps, 2 * tile_size, tile_size, steps});
+  }
+  unsigned stride = size / 2;
+  while (size <= segment) {
+    if (stride >= kGroupSize) {
+      // Strides of a group or more: up to kStepsPerPass of them per group_steps launch.
+      const unsigned steps = steps_in_pass(stride);
+      launch(Launch{Kernel::group_steps, size, stride, steps});
+      stride >>= steps;
+      continue;
+    }
+    // The merge's tail, stride .. 1, and the next merge's head, if there is a next merge.
+    const unsigned tail = exact_log2(stride) + 1;
+    const unsigned head = 2 * size <= segment ? kGroupBits - tail : 0;
+    launch(Launch{Kernel::group_steps, size, stride, tail + head});
+    size *= 2;
+    stride = size >> (head + 1);
   }
 }
 
@@ -382,19 +417,25 @@ void for_each_launch(unsigned n, LaunchFunction launch) {
 
 // The kernel launches bitonic_sort_segments makes for n = 2^q keys in arrays of segment = 2^s
 // keys, with tiles of 2^t = min(n, kTileSize) keys: one block_sort for every size up to the
-// tile or the array; then for each larger size 2^k up to the array's length, its k - 14 strides
-// of a group or more in passes of up to kStepsPerPass steps, and one pass for the rest:
-//   1 + sum over k = t+1 .. s of (ceil(max(k - 14, 0) / kStepsPerPass) + 1)
+// tile or the array; one pass for the merges above it up to 2^14; then for each larger size 2^k,
+// with h of its k strides run by the pass before, passes of up to kStepsPerPass global strides
+// while more than 14 are left, leaving kFewestTailSteps or more, and one pass for the rest, its
+// tail, which takes the next merge's largest 14 - (its steps) strides.
 inline unsigned long long launches_per_segment_sort(unsigned n, unsigned segment) {
   if (n < 2) {
     return 0;
   }
   const unsigned long long s = exact_log2(segment);
   const unsigned long long t = exact_log2(n < kTileSize ? n : kTileSize);
-  unsigned long long launches = 1;
-  for (unsigned long long k = t + 1; k <= s; ++k) {
-    const unsigned long long global = k > kGroupBits ? k - kGroupBits : 0;
-    launches += (global + kStepsPerPass - 1) / kStepsPerPass + 1;
+  unsigned long long launches = s > t ? 2 : 1;
+  unsigned long long head = 0;
+  for (unsigned long long k = kGroupBits + 1; k <= s; ++k) {
+    unsigned long long left = k - head;
+    for (; left > kGroupBits; ++launches) {
+      left -= left - kFewestTailSteps < kStepsPerPass ? left - kFewestTailSteps : kStepsPerPass;
+    }
+    launches += 1;
+    head = k < s ? kGroupBits - left : 0;
   }
   return launches;
 }
@@ -411,7 +452,7 @@ inline unsigned long long launches_per_merge(unsigned n) {
   return n < 2 ? 0 : (passes + kStepsPerPass - 1) / kStepsPerPass + 1;
 }
 
-// Sorting across GPUs (v13): GPU g of `gpus` holds keys g * n .. (g + 1) * n - 1 of the array.
+// Sorting across GPUs (v15): GPU g of `gpus` holds keys g * n .. (g + 1) * n - 1 of the array.
 // A stride below n pairs keys of one GPU; a stride of n * s pairs key i of GPU g with key i of
 // GPU g ^ s, chapter 1's partner index one level up. Each GPU then needs all n keys of its
 // partner, and keeps at every i the smaller or the larger of the two.

@@ -1,4 +1,4 @@
-// v14_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+// v15_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
 //
 // What this program does
 //   Sorts n 32-bit integers in device memory with the bitonic sorting network
@@ -7,20 +7,21 @@
 //   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
-// What changes from v13_any_bits, and why
+// What changes from v14_span, and why
 //   One GPU holds at most 2^30 keys. Past that the keys must spread over several GPUs, and the
 //   network does not change: with n keys on each of P GPUs (rank g holds keys g * n .. (g + 1) *
 //   n - 1), a stride below n pairs keys of one GPU, and a stride of n * s pairs key i of GPU g
 //   with key i of GPU g ^ s, chapter 1's XOR partner one level up (bitonic_index.h,
-//   for_each_exchange). So each GPU sorts its keys with v13's kernels (bitonic_sort, one array);
+//   for_each_exchange). So each GPU sorts its keys with v14's kernels (bitonic_sort, one array);
 //   then for each merge size of 2, 4, ..., P GPUs and each of its rank strides, every GPU swaps
 //   its keys with its partner through NCCL (ncclSend and ncclRecv in one group, exchange_keys)
 //   and keeps, at each index, the smaller or the larger key (keep_half); after a merge size's
 //   last exchange each GPU merges its own keys (bitonic_merge, the launches of
-//   for_each_merge_launch, which for_each_launch now calls for each size). The GPUs, their NCCL
-//   communicators, streams and receive buffers form a GpuTeam (stage.h); bitonic_sort_gpus sorts
-//   with one. v13's kernels, and its argsort, top-k and floats of many arrays on one GPU, do not
-//   change; keys alone move as 32-bit words, and bitonic_merge runs them so.
+//   for_each_merge_launch: one merge alone, whose last pass takes no strides of the next, as
+//   those pair keys of two GPUs). The GPUs, their NCCL communicators, streams and receive buffers
+//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v14's kernels, and its argsort,
+//   top-k and floats of many arrays on one GPU, do not change; keys alone move as 32-bit words,
+//   and bitonic_merge runs them so.
 //
 // Prediction
 //   On two GPUs, 2^31 keys take the time of one GPU's sort of 2^30, plus one exchange of 4 GiB
@@ -28,13 +29,13 @@
 //   of 2^30 keys (2 group_steps passes of global strides and one on neighbouring keys, about 3
 //   copies): a few tens of ms on top of a sort of 2^30 keys, well within the issue's 1.35x of
 //   this program's sort of 2^30 keys on one GPU when the GPUs share NVLink. On one GPU (P = 1)
-//   nothing changes from v13.
-//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v13's sort: the same
+//   nothing changes from v14.
+//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v14's sort: the same
 //   time.
 //
 // Build and run (NCCL must be installed: README, "Prerequisites")
-//   meson setup build && meson compile -C build v14_multi_gpu
-//   build/v14_multi_gpu/v14_multi_gpu --log2 24 --gpus 1
+//   meson setup build && meson compile -C build v15_multi_gpu
+//   build/v15_multi_gpu/v15_multi_gpu --log2 24 --gpus 1
 #include <nccl.h>
 
 #include <algorithm>
@@ -155,12 +156,12 @@ __device__ void exchange_group(Word (&key)[kGroupKeys], unsigned *words) {
 }
 
 // The rounds of a pass from slot bit kBit down to last_bit: the steps this round's registers
-// hold (layout round_low(kBit, kLowestBit)), then, if layouts are left, an exchange to the next
-// and the rounds after it. kLowestBit is the lowest slot bit a pass of its kind may end at, so
-// every layout is a template argument, a constant in the compiled round.
-template <unsigned kBit, unsigned kLowestBit, typename Word>
+// hold (layout kLow, by default round_low(kBit, kLowestBit)), then, if layouts are left, an
+// exchange to the next and the rounds after it. kLowestBit is the lowest slot bit a pass of its
+// kind may end at, so every layout is a template argument, a constant in the compiled round.
+template <unsigned kBit, unsigned kLowestBit, unsigned kLow = round_low(kBit, kLowestBit),
+          typename Word>
 __device__ void run_rounds(Word (&key)[kGroupKeys], unsigned *words, unsigned last_bit) {
-  constexpr unsigned kLow = round_low(kBit, kLowestBit);
   compare_registers(key, kBit - kLow, max(kLow, last_bit) - kLow);
   if constexpr (kLow > kLowestBit) {
     constexpr unsigned kNext = round_low(kLow - 1, kLowestBit);
@@ -169,67 +170,171 @@ __device__ void run_rounds(Word (&key)[kGroupKeys], unsigned *words, unsigned la
   }
 }
 
-// `steps` compare steps of the merge of `size` from stride `stride` down, on group blockIdx.x
-// of the pass (group_key in bitonic_index.h): strides of 2^14 or more take the group whose slot
-// bits 5 .. 13 are their 9 index bits, smaller ones the 2^14 neighbouring keys. The steps run in
-// rounds (run_rounds) from slot bit kFirstBit, the largest stride's, down: a merge below 2^14
-// takes three rounds (two exchanges) and a third exchange to store, a pass of global strides two
-// rounds. As in v12's multistep, a thread's keys share one direction (bit `size` lies above the
-// strides) and are flipped when it is descending. Two blocks of 32-bit words share a
-// multiprocessor (64 KB of shared memory each, so at most 64 registers a thread).
-template <typename Word, unsigned kFirstBit, unsigned kLowestBit>
+// The layout of the last round of run_rounds<kBit, kLowestBit>.
+__host__ __device__ constexpr unsigned last_round_low(unsigned bit, unsigned lowest_bit) {
+  return round_low(bit, lowest_bit) > lowest_bit
+      ? last_round_low(round_low(bit, lowest_bit) - 1, lowest_bit)
+      : round_low(bit, lowest_bit);
+}
+
+// Stores a group's keys from layout kLow, whose lanes hold slot bits 0 .. 4 (kLow >= 5), so that
+// a warp stores 128 neighbouring bytes. The keys of a thread share their direction in the merge
+// of `size`: each was flipped with it, and is flipped back.
+template <unsigned kLow, typename Word>
+__device__ void store_group(int *keys, int *indices, Word (&key)[kGroupKeys], unsigned top_bit,
+                            unsigned low_bits, unsigned size, unsigned segment, bool ascending,
+                            bool floats) {
+  static_assert(kLow >= 5, "the lanes of a stored layout hold slot bits 0 .. 4");
+  const unsigned last = group_key(blockIdx.x, group_slot(threadIdx.x, 0, kLow), top_bit, low_bits);
+  flip_keys(key, !sorts_ascending(index_in_array(last, segment), size, ascending));
+#pragma unroll
+  for (unsigned k = 0; k < kGroupKeys; ++k) {
+    const unsigned i = last + group_key(0, k << kLow, top_bit, low_bits);
+    store_item(keys, indices, i, key[k], ascending, floats);
+  }
+}
+
+// In a pass on neighbouring keys (slot bit = index bit), after the merge of `size` (its largest
+// stride at slot bit kBit): the merges of 2 size, 4 size, ... up to 2^14, each whole, while the
+// pass has `steps` left. Returns the size of the last merge run, whose direction the keys have.
+template <unsigned kBit, typename Word>
+__device__ unsigned later_merges(Word (&key)[kGroupKeys], unsigned *words, unsigned size,
+                                 unsigned steps, unsigned segment, bool ascending) {
+  if constexpr (kBit + 1 < kGroupBits) {
+    if (steps > 0) {
+      // In layout 0 a thread holds slot bits 0 .. 4 and bits `size` and 2 size lie above them:
+      // all its keys leave one direction for one other, and it flips them if the two differ.
+      const unsigned mine = group_key(blockIdx.x, group_slot(threadIdx.x, 0, 0), kGroupBits - 1);
+      const unsigned position = index_in_array(mine, segment);
+      flip_keys(key,
+                sorts_ascending(position, size, ascending) !=
+                    sorts_ascending(position, 2 * size, ascending));
+      // The merge of 2 size: strides size .. 1, slot bits kBit + 1 .. 0, in rounds as a tail's.
+      exchange_group<0, round_low(kBit + 1, 0)>(key, words);
+      run_rounds<kBit + 1, 0>(key, words, 0);
+      return later_merges<kBit + 1>(key, words, 2 * size, steps - (kBit + 2), segment, ascending);
+    }
+  }
+  return size;
+}
+
+// What a pass that ends a merge runs after the merge's tail (group_steps' kAfterTail): nothing;
+// the next merge's head; or, on neighbouring keys after block_sort, the merges up to 2^14.
+constexpr unsigned kTailAlone = 0;
+constexpr unsigned kTailHead = 1;
+constexpr unsigned kTailMerges = 2;
+
+// `steps` compare steps of the network from the merge of `size`, stride `stride`, on group
+// blockIdx.x of the pass (group_key in bitonic_index.h), in rounds (run_rounds) from slot bit
+// kFirstBit, the stride's, down. Two kinds of pass (for_each_launch):
+// - global strides (kLowestBit 5): up to 9 strides of 2^14 or more, on the group whose slot bits
+//   5 .. 13 are their index bits; two rounds.
+// - a merge's tail (kLowestBit 0): its strides left, 2^kFirstBit .. 1, on slot bits kFirstBit .. 0,
+//   the same index bits, in two or three rounds; then what kAfterTail says. A head runs on the
+//   slot bits above kFirstBit: the keys move to the layout of slot bit 13 for one or two rounds
+//   more. Each its own kernel, so that a tail alone keeps every register's index a constant and
+//   every kernel as few registers as it can.
+// As in v12's multistep, a thread's keys share one direction in each merge (its bit lies above
+// the strides; in a tail's rounds it is slot bit 13 or above, a bit of the thread) and are
+// flipped when it is descending. Two blocks of 32-bit words share a multiprocessor (64 KB of
+// shared memory each, so at most 64 registers a thread).
+template <typename Word, unsigned kFirstBit, unsigned kLowestBit, unsigned kAfterTail = kTailAlone>
 __global__ void __launch_bounds__(kGroupThreads, sizeof(Word) == sizeof(unsigned) ? 2 : 1)
     group_steps(int *keys, int *indices, unsigned size, unsigned stride, unsigned steps,
                 unsigned segment, bool ascending, bool floats) {
   // The group's words, for the exchanges between rounds (the launch gives 2^14 of them, 64 KB).
   extern __shared__ unsigned words[];
-  // The index bit of slot bit 13: the largest stride, or bit 13 for the neighbouring keys.
-  const unsigned top_bit = kLowestBit == 0 ? kGroupBits - 1 : 31 - __clz(stride);
+  // The index bits the group keeps from bit 0 up: 0 .. 4 for global strides, a tail's own bits.
+  constexpr unsigned kLowBits = kLowestBit == 0 ? kFirstBit + 1 : 5;
+  // The index bit of slot bit 13: the largest global stride, the head's largest (bit `size`), or
+  // bit 13 for neighbouring keys (a constant, so that every register's index is one too).
+  const unsigned top_bit = kLowestBit != 0 ? 31 - __clz(stride)
+      : kAfterTail == kTailHead            ? 31 - __clz(size)
+                                           : kGroupBits - 1;
   // The first round's registers lie above slot bit 5, so a warp reads 32 neighbouring keys.
   // group_key moves each slot bit to an index bit of its own: register k's index is that of the
   // thread's slot bits (register 0) plus that of k << kFirstLow, the same in every thread.
-  constexpr unsigned kFirstLow = round_low(kFirstBit, kLowestBit);
-  const unsigned first = group_key(blockIdx.x, group_slot(threadIdx.x, 0, kFirstLow), top_bit);
+  constexpr unsigned kFirstLow =
+      round_low(kFirstBit, kLowestBit) < 5 ? 5 : round_low(kFirstBit, kLowestBit);
+  const unsigned first =
+      group_key(blockIdx.x, group_slot(threadIdx.x, 0, kFirstLow), top_bit, kLowBits);
   Word key[kGroupKeys];
 #pragma unroll
   for (unsigned k = 0; k < kGroupKeys; ++k) {
-    const unsigned i = first + group_key(0, k << kFirstLow, top_bit);
+    const unsigned i = first + group_key(0, k << kFirstLow, top_bit, kLowBits);
     key[k] = load_item<Word>(keys, indices, i, ascending, floats);
   }
-  bool flip = !sorts_ascending(index_in_array(first, segment), size, ascending);
-  flip_keys(key, flip);
-  run_rounds<kFirstBit, kLowestBit>(key, words, kFirstBit + 1 - steps);
+  flip_keys(key, !sorts_ascending(index_in_array(first, segment), size, ascending));
+  if constexpr (kLowestBit != 0) {
+    run_rounds<kFirstBit, kLowestBit>(key, words, kFirstBit + 1 - steps);
+    store_group<last_round_low(kFirstBit, kLowestBit)>(keys, indices, key, top_bit, kLowBits, size,
+                                                       segment, ascending, floats);
+    return;
+  }
+  // The tail: every stride left of the merge of `size`, down to slot bit 0.
+  run_rounds<kFirstBit, 0, kFirstLow>(key, words, 0);
+  if constexpr (kAfterTail == kTailHead) {
+    // The head, in the merge of 2 size, whose direction is one for the whole group (bit 2 size
+    // lies above top_bit). In layout 0 a thread's keys share slot bit 13, index bit `size`, so
+    // one direction in the tail too: it flips them if the two differ.
+    const unsigned mine = group_key(blockIdx.x, group_slot(threadIdx.x, 0, 0), top_bit, kLowBits);
+    const unsigned position = index_in_array(mine, segment);
+    flip_keys(key,
+              sorts_ascending(position, size, ascending) !=
+                  sorts_ascending(position, 2 * size, ascending));
+    exchange_group<0, round_low(kGroupBits - 1, kLowBits)>(key, words);
+    run_rounds<kGroupBits - 1, kLowBits>(key, words, kGroupBits - (steps - kLowBits));
+    store_group<last_round_low(kGroupBits - 1, kLowBits)>(keys, indices, key, top_bit, kLowBits,
+                                                          2 * size, segment, ascending, floats);
+    return;
+  }
+  unsigned last_size = size;
+  if constexpr (kAfterTail == kTailMerges) {
+    last_size = later_merges<kFirstBit>(key, words, size, steps - kLowBits, segment, ascending);
+  }
   // A last round on slot bits 0 .. 4 left a thread 32 neighbouring keys, which a warp would
   // store 4 bytes to each of 32 lines at a time: the keys go back to lanes on bits 0 .. 4 first,
-  // so that a warp stores 128 neighbouring bytes.
-  constexpr unsigned kLastLow = kLowestBit < 5 ? 5 : kLowestBit;
-  if constexpr (kLowestBit < 5) {
-    exchange_group<kLowestBit, kLastLow>(key, words);
-  }
-  // The keys of the last layout's thread share a direction too; each was flipped with its own.
-  const unsigned last = group_key(blockIdx.x, group_slot(threadIdx.x, 0, kLastLow), top_bit);
-  flip_keys(key, !sorts_ascending(index_in_array(last, segment), size, ascending));
-#pragma unroll
-  for (unsigned k = 0; k < kGroupKeys; ++k) {
-    const unsigned i = last + group_key(0, k << kLastLow, top_bit);
-    store_item(keys, indices, i, key[k], ascending, floats);
-  }
+  // so that a warp stores 128 neighbouring bytes. They go to a layout other than the first
+  // round's: with the same one, the compiler keeps that exchange's 32 word addresses, or spills
+  // them, all pass long (tools/registers.py).
+  constexpr unsigned kStoreLow = kFirstLow == 5 ? 9 : 5;
+  exchange_group<0, kStoreLow>(key, words);
+  store_group<kStoreLow>(keys, indices, key, top_bit, kLowBits, last_size, segment, ascending,
+                         floats);
 }
 
 // The group_steps for one Launch. Global strides start at slot bit 13, in layouts 9 and 5 (a
 // pass of 5 or fewer steps still exchanges into layout 5, for none: one kernel serves all); the
-// strides below 2^14 start at their stride's bit and end at stride 1, slot bit 0.
+// strides below 2^14 start at their stride's bit, 7 .. 13 (kFewestTailSteps), each its own
+// kernel, with a head (steps beyond its tail, in a merge above 2^14) or without; the pass after
+// block_sort that goes on to later merges starts at the tile's.
 template <typename Word>
 auto group_kernel(const Launch &launch) {
   const unsigned stride_bit = exact_log2(launch.stride);
   if (stride_bit >= kGroupBits) {
     return group_steps<Word, kGroupBits - 1, 5>;
   }
-  // Below 2^14 a merge starts at stride 2^13, or at its size's, 2^12 or 2^11 (block_sort's tile).
-  static_assert(kTileBits == 11, "a merge below 2^14 starts at slot bit 11, 12 or 13");
-  return stride_bit == 11 ? group_steps<Word, 11, 0>
-      : stride_bit == 12  ? group_steps<Word, 12, 0>
-                          : group_steps<Word, 13, 0>;
+  static_assert(kFewestTailSteps == 8, "a merge's last pass starts at slot bit 7 .. 13");
+  const bool more = launch.steps > stride_bit + 1;
+  if (more && launch.size <= kGroupSize) {
+    return group_steps<Word, kTileBits, 0, kTailMerges>;
+  }
+  switch (stride_bit) {
+    case 7:
+      return more ? group_steps<Word, 7, 0, kTailHead> : group_steps<Word, 7, 0>;
+    case 8:
+      return more ? group_steps<Word, 8, 0, kTailHead> : group_steps<Word, 8, 0>;
+    case 9:
+      return more ? group_steps<Word, 9, 0, kTailHead> : group_steps<Word, 9, 0>;
+    case 10:
+      return more ? group_steps<Word, 10, 0, kTailHead> : group_steps<Word, 10, 0>;
+    case 11:
+      return more ? group_steps<Word, 11, 0, kTailHead> : group_steps<Word, 11, 0>;
+    case 12:
+      return more ? group_steps<Word, 12, 0, kTailHead> : group_steps<Word, 12, 0>;
+    default:
+      return group_steps<Word, 13, 0>;
+  }
 }
 
 // Launches group_steps for one Launch: a block per group of 2^14 keys (one block of n / 32
