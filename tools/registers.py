@@ -14,8 +14,8 @@ not in the compiler's report and reads 0. No GPU is needed: this is what the com
 the same on any machine with the same nvcc. The registers a thread uses bound how many warps a
 multiprocessor keeps resident (docs/08_v6_multistep.md). With --stages it compiles only those
 stages (or variants); with --replace-in RECORDED.csv it writes that record with their rows
-replaced, or added after the stage before them, and the rows of stages that no longer exist left
-out.
+replaced, or added after the stages before them, and the rows of stages that no longer exist
+left out.
 """
 import argparse
 import csv
@@ -114,8 +114,10 @@ def main():
 
 def replaced(recorded, records, names):
     """The recorded rows with those of each stage in `records` replaced by its new ones, placed
-    where its old ones were or, for a stage with none, after the stage before it in `names`;
-    rows of a stage that is no longer in `names` are left out."""
+    after the rows of the stages before it in `names` (where its old ones stood, in a record
+    kept in that order), on the recorded file's columns; rows of a stage that is no longer in
+    `names` are left out."""
+    columns = list(recorded[0] if recorded else records[0])
     fresh = {}
     for record in records:
         fresh.setdefault(record["stage"], []).append(record)
@@ -123,8 +125,7 @@ def replaced(recorded, records, names):
     for stage, new in fresh.items():
         before = names[:names.index(stage)]
         at = max((i + 1 for i, row in enumerate(rows) if row["stage"] in before), default=0)
-        rows[at:at] = [{field: record[field] for field in recorded[0]} for record in new] \
-            if recorded else new
+        rows[at:at] = [{column: record[column] for column in columns} for record in new]
     return rows
 
 

@@ -9,19 +9,20 @@
 //
 // What changes from v13_any_bits, and why
 //   v13's rule says nothing about merges: a group holds every partner of the steps on its 14
-//   bits, whichever merge a step belongs to. Yet v13 ends every pass with its merge, and the
-//   last pass of a merge of 2^k keys, strides 2^a .. 1, runs only a + 1 steps on its 14 bits.
-//   Here a pass runs the network's steps in order for as long as their strides lie among its
-//   group's bits (for_each_launch in bitonic_index.h). The pass after block_sort, on the 2^14
-//   neighbouring keys, runs every merge from 2^12 up to 2^14 (later_merges). The pass that ends
-//   a larger merge (its tail, slot bits a .. 0) takes the group's other 13 - a bits from the
-//   next merge's largest strides (its head) and runs them after one more exchange: group_key
-//   takes the number of low bits the group keeps (kGroupBits's note says which), and group_steps
-//   what a pass runs after a tail (kAfterTail), storing through store_group. group_kernel picks
-//   among more kernels; steps_in_pass leaves a tail at least 8 strides (kFewestTailSteps);
-//   run_rounds takes its first layout, round_low its lowest, and launches_per_segment_sort counts
-//   the new plan. At 2^29 the passes fall from 40 to 31 (1 block_sort, 1 pass of merges up to 2^14,
-//   15 passes that end a merge, 14 of global strides).
+//   bits, whichever merge a step belongs to. Yet v13 ends every pass with its merge: a merge
+//   above 2^14 runs its strides of 2^14 and more 9 to a pass, the last such pass often with one
+//   or two (merge 2^15's one stride 2^14 takes a pass alone), and each merge of 2^12 .. 2^14
+//   keys takes a pass of its own. Here a pass runs the network's steps in order for as long as
+//   their strides lie among its group's bits (for_each_launch in bitonic_index.h). The pass after
+//   block_sort, on the 2^14 neighbouring keys, runs every merge from 2^12 up to 2^14
+//   (later_merges). The pass that ends a larger merge (its tail, slot bits a .. 0) takes the
+//   group's other 13 - a bits from the next merge's largest strides (its head) and runs them after
+//   one more exchange: group_key takes the number of low bits the group keeps (kGroupBits's note
+//   says which), and group_steps what a pass runs after a tail (kAfterTail), storing through
+//   store_group. group_kernel picks among more kernels; steps_in_pass leaves a tail at least 8
+//   strides (kFewestTailSteps); run_rounds takes its first layout, round_low its lowest, and
+//   launches_per_segment_sort counts the new plan. At 2^29 the passes fall from 40 to 31 (1
+//   block_sort, 1 pass of merges up to 2^14, 15 passes that end a merge, 14 of global strides).
 //
 // Prediction
 //   v13's passes cost 1.0 to 1.05 copies of the array each, its block_sort about 3. If a pass

@@ -11,8 +11,8 @@ variant of tools/variants.txt recorded under its own name; spilled bytes a count
 registers suffice (v6's multistep<6>), and above 0 where they do not (v13_group15's merge below
 a group, 64 registers a thread for 32 keys, whose spill chapter 15 cites); and
 tools/measure_banks.py, which reads the same records, picks the stages with a shared-memory
-tile: v2_shared and every stage after it; and a kernel's label names its template arguments,
-bools too. Needs no GPU.
+tile: v2_shared and every stage after it; a kernel's label names its template arguments,
+bools too; and --replace-in puts new rows in the place of a stage's old ones. Needs no GPU.
 """
 import csv
 import os
@@ -91,6 +91,16 @@ for mangled, label in (
         ("_ZN8_GLOBAL_11group_stepsIyLj13ELj5ELb0EEEvPiS1_jjjjjbb", "group_steps<13,5,0>")):
     if registers.kernel_label(mangled) != label:
         failures.append(f"{mangled} labelled {registers.kernel_label(mangled)}, not {label}")
+# --replace-in: a stage's new rows take the place of its old ones, on the recorded columns; a
+# stage without rows goes after the stages before it; a stage no longer listed is left out.
+recorded = [{"stage": stage, "kernel": "k", "registers": "1"} for stage in ("a", "b", "gone", "d")]
+new = [{"stage": stage, "kernel": "new", "registers": "2", "date": "today"} for stage in "bc"]
+got = [(row["stage"], row["kernel"], sorted(row)) for row in
+       registers.replaced(recorded, new, ["a", "b", "c", "d"])]
+columns = ["kernel", "registers", "stage"]
+if got != [("a", "k", columns), ("b", "new", columns), ("c", "new", columns),
+           ("d", "k", columns)]:
+    failures.append(f"registers.replaced: {got}")
 
 for failure in failures:
     print("FAIL", failure)
