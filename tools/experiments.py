@@ -49,9 +49,10 @@ does not make.
                  together; passes that span two merges (the pass that ends a merge runs the
                  next merge's largest strides in its group's free bits), alone and with the
                  4096-key tile; at 2^20 .. 2^29 keys (chapter 15)
-  v14_span       v14_span against the stage before it and the libraries' sorts a user would
-                 pick, CUB's merge sort (a comparison sort) and radix sort, in one run, at
-                 2^16 .. 2^29 keys (chapter 16)
+  v14_span       v14_span against the stage before it, two variants of it (block_sort on
+                 v8's 4096-key tile, v14_tile4096; the group's words padded, v14_padded) and
+                 the libraries' sorts a user would pick, CUB's merge sort (a comparison sort)
+                 and radix sort, in one run, at 2^16 .. 2^29 keys (chapter 16)
   long_argsorts  v13_any_bits, its variant with 16 keys a thread (v13_keys16) and
                  v12_key_words, with and without --values (an argsort of the whole input, each
                  key's position carried in a 64-bit item), against cub::DeviceRadixSort's
@@ -322,6 +323,9 @@ def v14_span(runner):
     return sweep(runner, "v14_span", {
         "v13_any_bits, the stage before": stage_program(runner.build, "v13_any_bits"),
         "v14_span": stage_program(runner.build, "v14_span"),
+        "v14_span with v8's 4096-key tile (16 keys a thread)": runner.variant("v14_tile4096"),
+        "v14_span with the group's words padded (66 KB a block, not sm_75)":
+            runner.variant("v14_padded"),
         "CUB's merge sort": course.program_command(runner.build, "cub_merge"),
         "CUB's radix sort": course.program_command(runner.build, "cub_radix"),
     }, sizes=[16] + SIZES)

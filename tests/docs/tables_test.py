@@ -282,7 +282,8 @@ class SpanProfile:
                     ("group_steps", "131072", "256", "9", 1.0e6)]]
 
     def copy_ms(self, stage, q):
-        return 1.0
+        # A variant's copies are counted against its own copy time (2 ms here).
+        return 2.0 if stage == "v14_tile4096" else 1.0
 
     def source(self):
         return "made up"
@@ -297,8 +298,9 @@ span = tables.span_profile_table(SpanProfile(), q=17).splitlines()
 check(span[2] == "| block_sort | 1 | 66 | 3.00 |" and
       span[4] == "| global strides (2^14 or more) | 2 | 7 .. 9 | 1.00 .. 1.30 |" and
       span[6].endswith("| 2 | 9 .. 14 | 1.00 .. 1.20 |") and
-      tables.span_copies(SpanProfile(), 3, q=17) == "1.10",
-      "each kind's launches, steps and copies; one launch, one value")
+      tables.span_copies(SpanProfile(), 3, q=17) == "1.10" and
+      tables.span_copies(SpanProfile(), 3, "v14_tile4096", q=17) == "0.55",
+      "each kind's launches, steps and copies; one launch, one value; a variant's own copy")
 
 
 # The pass counts, from the stages' own launches_per_sort (network_dump passes), and v14's floor
