@@ -241,6 +241,9 @@ def generated_blocks(tour, profile, network_dump):
             "v14_span", sizes=[16, 20, 24, 27, 29], baseline="v14_span",
             baseline_label="v14_span's"),
         "v14-span-profile": lambda: tables.span_profile_table(profile),
+        "v14-argsorts": lambda: tables.experiment_table(
+            "v14_argsorts", sizes=[20, 24, 27], baseline="v14_span --values",
+            baseline_label="v14's argsort"),
         "long-argsorts": lambda: tables.experiment_table(
             "long_argsorts", sizes=[20, 24, 27], baseline="v13_any_bits --values",
             baseline_label="v13's argsort"),

@@ -53,6 +53,9 @@ does not make.
                  v8's 4096-key tile, v14_tile4096; the group's words padded, v14_padded) and
                  the libraries' sorts a user would pick, CUB's merge sort (a comparison sort)
                  and radix sort, in one run, at 2^16 .. 2^29 keys (chapter 16)
+  v14_argsorts   v14_span's argsort of one long array (--values) and its keys alone, against
+                 v13_any_bits's and cub::DeviceRadixSort's SortPairs and SortKeys (cub_radix),
+                 at 2^20, 2^24 and 2^27 keys (chapter 16)
   long_argsorts  v13_any_bits, its variant with 16 keys a thread (v13_keys16) and
                  v12_key_words, with and without --values (an argsort of the whole input, each
                  key's position carried in a 64-bit item), against cub::DeviceRadixSort's
@@ -331,16 +334,27 @@ def v14_span(runner):
     }, sizes=[16] + SIZES)
 
 
-def long_argsorts(runner):
+def argsort_sweep(runner, experiment, names):
+    """Each program of `names` (a stage, a baseline or a variant) with --values, an argsort of
+    the whole input, and without, at 2^20, 2^24 and 2^27 keys."""
     programs = {}
-    # v13_keys16, v13's group with 16 keys a thread: half the registers, so that 64-bit items
-    # fill as many warp slots as 32-bit keys do.
-    for program in ("v13_any_bits", "v13_keys16", "v12_key_words", "cub_radix"):
-        command = (runner.variant(program) if program == "v13_keys16"
+    for program in names:
+        command = (runner.variant(program) if program in course.variants()
                    else course.program_command(runner.build, program))
         programs[f"{program} --values"] = command + ["--values"]
         programs[program] = command
-    return sweep(runner, "long_argsorts", programs, sizes=[20, 24, 27])
+    return sweep(runner, experiment, programs, sizes=[20, 24, 27])
+
+
+def v14_argsorts(runner):
+    return argsort_sweep(runner, "v14_argsorts", ("v13_any_bits", "v14_span", "cub_radix"))
+
+
+def long_argsorts(runner):
+    # v13_keys16, v13's group with 16 keys a thread: half the registers, so that 64-bit items
+    # fill as many warp slots as 32-bit keys do.
+    return argsort_sweep(runner, "long_argsorts",
+                         ("v13_any_bits", "v13_keys16", "v12_key_words", "cub_radix"))
 
 
 def print_variants(runner, names):
@@ -568,7 +582,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v8_directions": v8_directions, "v9_directions": v9_directions,
                "v8_mirrored": v8_mirrored, "v9_mirrored": v9_mirrored,
                "v13_groups": v13_groups,
-               "v13_passes": v13_passes, "v14_span": v14_span,
+               "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "long_argsorts": long_argsorts, "segments": segments,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,
                "floats": floats, "gpus": gpus, "exchange": exchange,
