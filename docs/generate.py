@@ -366,8 +366,8 @@ INLINE_VALUES = {
     "copies-range": lambda args, tour, profile: copies_range(profile, args),
     # KIND[:STAGE]: v14_span's (or that variant's) launches of that kind (an index of
     # tables.SPAN_KINDS) at 2^27, in copies.
-    "span-copies": lambda args, tour, profile: tables.span_copies(profile, int(args[0]),
-                                                                  *args[1:2]),
+    "span-copies": lambda args, tour, profile: tables.span_copies(
+        profile, int(args[0]), args[1] if len(args) > 1 else "v14_span"),
     "kernel-share": lambda args, tour, profile: (
         f"{100 * profile.kernels(args[0], int(args[1]))[args[2]][1]:.0f}%"),
     # STAGE:Q:KERNEL[:STRIDE] for the next five (metric_row).

@@ -1318,22 +1318,21 @@ def span_profile_table(profile, stage="v14_span", q=27):
     launches = profile.launches(stage, q)
     if not launches:
         return NOT_MEASURED + "\n"
-    copy_ns = 1e6 * profile.copy_ms(stage, q)
     body = []
-    for kind in SPAN_KINDS:
+    for index, kind in enumerate(SPAN_KINDS):
         found = [launch for launch in launches if span_kind(launch) == kind]
         if found:
             steps = sorted({int(launch["steps"]) for launch in found})
             body.append([kind, len(found), range_text(steps, "{}"),
-                         range_text([float(launch["duration_ns"]) / copy_ns for launch in found],
-                                    "{:.2f}")])
+                         span_copies(profile, index, stage, q)])
     return (table(["pass", "launches", "steps each", "copies of the array each"], body) +
             f"\nAt n = 2^{q}. " + profile.source() + "\n")
 
 
 def span_copies(profile, kind, stage="v14_span", q=27):
     """The shortest and longest launch of one kind (SPAN_KINDS index) in copies."""
-    found = [launch for launch in profile.launches(stage, q) if span_kind(launch) == SPAN_KINDS[kind]]
+    found = [launch for launch in profile.launches(stage, q)
+             if span_kind(launch) == SPAN_KINDS[kind]]
     if not found:
         return NOT_MEASURED
     copy_ns = 1e6 * profile.copy_ms(stage, q)

@@ -6,7 +6,9 @@ Usage: experiments_test.py SOURCE_ROOT
 - --stages refuses a name that is no stage, in one line, with argparse's exit code 2;
 - replace_rows (--replace-in): a recorded row of the same variant, program and size as a new
   record takes the record's values on the recorded columns, every other row stays as it was and
-  where it was, and a record that replaces no row stops it.
+  where it was, and a record that replaces no row stops it;
+- argsort_sweep runs each program with --values and without, at 2^20, 2^24 and 2^27, building
+  only the variants of tools/variants.txt.
 """
 import os
 import subprocess
@@ -49,6 +51,35 @@ try:
     check(False, "a record that replaces no row: refused")
 except SystemExit as stop:
     check("no recorded row" in str(stop), f"a record that replaces no row: '{stop}'")
+
+
+
+class Runner:
+    """What argsort_sweep asks of a runner: its build folder, a variant's program (built), and
+    a record per run (here the variant and the command)."""
+    build = "build"
+
+    def __init__(self):
+        self.built = []
+
+    def variant(self, name):
+        self.built.append(name)
+        return [f"built/{name}"]
+
+    def record(self, experiment, variant, command):
+        return (experiment, variant, command)
+
+
+runner = Runner()
+runs = experiments.argsort_sweep(runner, "made_up", ("v13_keys16", "cub_radix"))
+check(runner.built == ["v13_keys16"] and len(runs) == 12 and
+      runs[0] == ("made_up", "v13_keys16 --values",
+                  ["built/v13_keys16", "--values", "--log2", "20", "--reps", "20"]) and
+      runs[3][1] == "cub_radix" and runs[3][2][:3] == [os.path.join("build", "tools", "baselines"),
+                                                        "--algo", "cub_radix"] and
+      "--values" not in runs[3][2] and runs[-1][2][-4:] == ["--log2", "27", "--reps", "5"],
+      "argsort_sweep: the variant built, the baseline run as one, each with and without "
+      "--values, at 2^20, 2^24 and 2^27")
 
 print(f"{failures} failure(s)")
 sys.exit(1 if failures else 0)
