@@ -67,7 +67,7 @@ void bitonic_top_segments(int *keys, int *indices, unsigned n, unsigned segment,
 void bitonic_float_segments(float *keys, int *indices, unsigned n, unsigned segment, unsigned top,
                             bool ascending);
 
-// Only for a stage that sorts one array across the GPUs of a machine (v15_multi_gpu), whose entry
+// Only for a stage that sorts one array across the GPUs of a machine (v16_multi_gpu), whose entry
 // in stages.txt names stage_gpus_main.cpp as its main() (the program then takes --gpus P, and
 // links NCCL). A GpuTeam is what the GPUs 0 .. gpus - 1 share for sorts of per_gpu keys each:
 // their NCCL communicators, and on each a stream and a buffer of per_gpu keys for a partner's.

@@ -1,5 +1,5 @@
 // stage_gpus_main.cpp: the main() of a stage that sorts one array across the GPUs of a machine
-// (bitonic_sort_gpus in stage.h, v15_multi_gpu). Like stage_main.cpp, with --gpus P: the driver
+// (bitonic_sort_gpus in stage.h, v16_multi_gpu). Like stage_main.cpp, with --gpus P: the driver
 // cuts the keys into P parts, one per GPU, and hands them to the sort below.
 #include <memory>
 

@@ -244,6 +244,13 @@ def generated_blocks(tour, profile, network_dump):
         "v14-argsorts": lambda: tables.experiment_table(
             "v14_argsorts", sizes=[20, 24, 27], baseline="v14_span --values",
             baseline_label="v14's argsort"),
+        "v15-tile": lambda: tables.experiment_table(
+            "v15_tile", sizes=[16, 20, 24, 27, 29], baseline="v15_tile4096",
+            baseline_label="v15_tile4096's"),
+        "v15-tile-profile": lambda: tables.span_profile_table(profile, "v15_tile4096"),
+        "v15-argsorts": lambda: tables.experiment_table(
+            "v15_argsorts", sizes=[20, 24, 27], baseline="v15_tile4096 --values",
+            baseline_label="v15's argsort"),
         "long-argsorts": lambda: tables.experiment_table(
             "long_argsorts", sizes=[20, 24, 27], baseline="v13_any_bits --values",
             baseline_label="v13's argsort"),

@@ -20,7 +20,8 @@ RESULTS = os.path.join(DOCS, "results")
 TOUR_FILES = {"h100_tour.csv": "v0 .. v13, std::sort and the libraries at 2^10 .. 2^27",
               "h100_tour_2e28.csv": "the same at 2^28",
               "h100_tour_2e29.csv": "the same but std::sort at 2^29",
-              "h100_tour_v14.csv": "v14 and v15, added later, at 2^10 .. 2^29"}
+              "h100_tour_v14.csv": "v14, added later, at 2^10 .. 2^29",
+              "h100_tour_v15.csv": "v15 and v16, added later still, at 2^10 .. 2^29"}
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
 
@@ -249,7 +250,7 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/18_results.md` has the full story.\n")
+            "bandwidth; `docs/19_results.md` has the full story.\n")
 
 
 # The stage the results chapter sets against the libraries at every size: v7, the last stage of
@@ -1294,8 +1295,8 @@ def span_passes_table(network_dump, tour, sizes=(16, 20, 24, 27, 29, 30)):
             "writes of the array at the copy bandwidth of the tour's run (" + tour.source() + ")\n")
 
 
-# The kinds of pass of v14_span, from a launch's merge size, first stride and steps.
-SPAN_KINDS = ["block_sort", "the merges from 2^12 up to 2^14, one pass",
+# The kinds of pass of v14_span and v15_tile4096, from a launch's merge size, first stride and steps.
+SPAN_KINDS = ["block_sort", "the merges after block_sort up to 2^14, one pass",
               "global strides (2^14 or more)", "a merge's tail and the next merge's head",
               "a merge's tail alone (2^13 .. 1, no bits left for a head, or the last merge)"]
 
@@ -1313,7 +1314,7 @@ def span_kind(launch):
 
 
 def span_profile_table(profile, stage="v14_span", q=27):
-    """v14_span's launches at 2^q by kind (span_kind): how many, the steps each runs, and the
+    """A stage's launches at 2^q by kind (span_kind): how many, the steps each runs, and the
     shortest and longest in copies of the array (Nsight Compute's durations)."""
     launches = profile.launches(stage, q)
     if not launches:
@@ -1872,18 +1873,12 @@ def top_kernel_value(variant, kernel, column):
     return metric_text(top_kernel_rows().get((variant, kernel)), column)
 
 
-# The runs across GPUs were recorded when the stage that sorts across GPUs was v14_multi_gpu,
-# built on v13_any_bits's kernels, before v14_span came in: its rows carry that name.
-GPUS_STAGE, GPUS_RECORDED_AS = "v15_multi_gpu", "v14_multi_gpu"
-
-
 def gpus_runs():
-    """{(program, GPUs, log2 n): row} of h200x2_gpus.csv, the stage's rows under its name now."""
+    """{(program, GPUs, log2 n): row} of h200x2_gpus.csv."""
     runs = {}
     for row in load_csv("h200x2_gpus.csv"):
         gpus = int(row["device"].split(" x ")[0]) if " x " in row["device"] else 1
-        program = GPUS_STAGE if row["program"] == GPUS_RECORDED_AS else row["program"]
-        runs[(program, gpus, log2(row["n"]))] = row
+        runs[(row["program"], gpus, log2(row["n"]))] = row
     return runs
 
 
@@ -1894,7 +1889,7 @@ def gpus_model():
     merge's passes at one copy each, a copy being the copy baseline's time on one GPU."""
     runs = gpus_runs()
     exchange = {int(row["bytes_per_gpu"]): row for row in load_csv("h200x2_exchange.csv")}
-    one, two = runs.get(("v15_multi_gpu", 1, 30)), runs.get(("v15_multi_gpu", 2, 31))
+    one, two = runs.get(("v16_multi_gpu", 1, 30)), runs.get(("v16_multi_gpu", 2, 31))
     copy, swap = runs.get(("copy", 1, 30)), exchange.get(4 << 30)
     if not (one and two and copy and swap):
         return None
@@ -1908,7 +1903,7 @@ def gpus_model():
 
 
 def gpus_table():
-    """v15_multi_gpu on one and two H200s, v7_register_tile and the copy, and the time model."""
+    """v16_multi_gpu on one and two H200s, v7_register_tile and the copy, and the time model."""
     rows = load_csv("h200x2_gpus.csv")
     found = gpus_model()
     if not rows or found is None:
@@ -1917,12 +1912,14 @@ def gpus_table():
     body = [[f"`{row['program']}`", gpus, f"2^{q}", row["passes"], ms(float(row["sort_ms"])),
              ms(float(row["total_ms"]))] for (program, gpus, q), row in runs.items()]
     measured, model, parts = found
-    one = float(runs[("v15_multi_gpu", 1, 30)]["sort_ms"])
-    two = runs[("v15_multi_gpu", 2, 31)]
+    one = float(runs[("v16_multi_gpu", 1, 30)]["sort_ms"])
+    two = runs[("v16_multi_gpu", 2, 31)]
     fastest = runs.get(("v7_register_tile", 1, 30))
+    names = course.stage_names()
+    kernels = names[names.index("v16_multi_gpu") - 1]
     against_v7 = (f", and **{measured / float(fastest['sort_ms']):.2f}x** the time of "
-                  "`v7_register_tile`'s 2^30 on one (each GPU here sorted with v13's kernels, "
-                  f"which sort 2^30 keys on one GPU {float(fastest['sort_ms']) / one:.2f}x faster "
+                  f"`v7_register_tile`'s 2^30 on one (each GPU here sorts with {kernels}'s "
+                  f"kernels, which sort 2^30 keys on one GPU {float(fastest['sort_ms']) / one:.2f}x faster "
                   "than v7)" if fastest else "")
     inside = (f"Its exchange, timed inside the sort (the report's `exchange` line: CUDA events on "
               f"the GPU that was ready for it last, median of the timed sorts), took "
@@ -1954,9 +1951,7 @@ def gpus_table():
              "`docs/results/h200x2_gpus.csv` (each program's median of 5 timed sorts after one "
              "warm-up, validated against std::sort) and `docs/results/h200x2_exchange.csv` "
              "(`build/tools/nccl_exchange --gpus 2 --reps 5`). Across GPUs the sort times are the "
-             f"host's clock (common/sort_runner.h). The stage ran as `{GPUS_RECORDED_AS}` then, "
-             "each GPU sorting with v13_any_bits's kernels; as `v15_multi_gpu`, on v14_span's, it "
-             "is not yet timed across GPUs (Limits).\n"]
+             "host's clock (common/sort_runner.h).\n"]
     return "\n".join(lines)
 
 

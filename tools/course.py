@@ -474,7 +474,7 @@ def copy_course(destination):
 
 
 def add_stage(tree, stage, start, gpu_tests, idea):
-    """Adds a stage to the tree `tree` as chapter 19 says a student does: a copy of the stage
+    """Adds a stage to the tree `tree` as chapter 20 says a student does: a copy of the stage
     `start`, and an entry in stages.txt (without a chapter) that copies start's, with the test
     names `gpu_tests` as its gpu tests. Returns the new stage's folder, for the caller to edit."""
     folder = os.path.join(tree, stage)

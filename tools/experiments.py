@@ -56,6 +56,11 @@ does not make.
   v14_argsorts   v14_span's argsort of one long array (--values) and its keys alone, against
                  v13_any_bits's and cub::DeviceRadixSort's SortPairs and SortKeys (cub_radix),
                  at 2^20, 2^24 and 2^27 keys (chapter 16)
+  v15_tile       v15_tile4096 against the stage before it, a variant of it with the group's
+                 words padded (v15_padded) and CUB's merge and radix sorts, in one run, at
+                 2^16 .. 2^29 keys (chapter 17)
+  v15_argsorts   v15_tile4096's argsort of one long array (--values) and its keys alone,
+                 against v14_span's and cub_radix's, at 2^20, 2^24 and 2^27 keys (chapter 17)
   long_argsorts  v13_any_bits, its variant with 16 keys a thread (v13_keys16) and
                  v12_key_words, with and without --values (an argsort of the whole input, each
                  key's position carried in a 64-bit item), against cub::DeviceRadixSort's
@@ -79,14 +84,14 @@ does not make.
   floats         v11_float_keys's sort, argsort and top-k of floats (--type float) against the same
                  of ints, v10_top_k's of ints, and torch.sort and torch.topk on float32 rows,
                  for arrays of 128, 1024 and 4096 keys, 2^27 keys in all (chapter 13)
-  gpus           v15_multi_gpu on one GPU (2^30 keys) and on two (2^30 and 2^31), v7_register_tile
+  gpus           v16_multi_gpu on one GPU (2^30 keys) and on two (2^30 and 2^31), v7_register_tile
                  and the copy baseline on one (2^30): the sort across GPUs, its last exchange
                  as the program times it, and the parts of the time model; needs two GPUs
-                 (chapter 17)
+                 (chapter 18)
   exchange       tools/nccl_exchange on GPUs 0 and 1: the grouped ncclSend and ncclRecv of
-                 v15_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 17)
+                 v16_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 18)
   spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
-                 how far apart two measurements of one program fall (chapter 18)
+                 how far apart two measurements of one program fall (chapter 19)
   distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 12)
                  spread and distributions take --stages: only those stages, to measure again
                  the stages whose code changed; with --replace-in RECORDED.csv the output is
@@ -104,9 +109,9 @@ does not make.
                  and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
   copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
-                 the array costs at each size, the floor's unit (chapter 18)
+                 the array costs at each size, the floor's unit (chapter 19)
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
-                 each, taking turns: which is faster beyond the spread of the runs (chapter 18)
+                 each, taking turns: which is faster beyond the spread of the runs (chapter 19)
 
 A variant of a stage is one of tools/variants.txt: the stage's own code but for the lines of its
 bitonic_index.h or bitonic_sort.cu that the entry edits (constants, the tile's padding, a launch
@@ -334,6 +339,17 @@ def v14_span(runner):
     }, sizes=[16] + SIZES)
 
 
+def v15_tile(runner):
+    return sweep(runner, "v15_tile", {
+        "v14_span, the stage before": stage_program(runner.build, "v14_span"),
+        "v15_tile4096": stage_program(runner.build, "v15_tile4096"),
+        "v15_tile4096 with the group's words padded (66 KB a block, not sm_75)":
+            runner.variant("v15_padded"),
+        "CUB's merge sort": course.program_command(runner.build, "cub_merge"),
+        "CUB's radix sort": course.program_command(runner.build, "cub_radix"),
+    }, sizes=[16] + SIZES)
+
+
 def argsort_sweep(runner, experiment, names):
     """Each program of `names` (a stage, a baseline or a variant) with --values, an argsort of
     the whole input, and without, at 2^20, 2^24 and 2^27 keys."""
@@ -348,6 +364,10 @@ def argsort_sweep(runner, experiment, names):
 
 def v14_argsorts(runner):
     return argsort_sweep(runner, "v14_argsorts", ("v13_any_bits", "v14_span", "cub_radix"))
+
+
+def v15_argsorts(runner):
+    return argsort_sweep(runner, "v15_argsorts", ("v14_span", "v15_tile4096", "cub_radix"))
 
 
 def long_argsorts(runner):
@@ -491,8 +511,8 @@ def with_link(records):
 
 
 def gpus(runner):
-    """v15_multi_gpu across one and two GPUs, with v7_register_tile and the copy alone."""
-    stage = course.program_command(runner.build, "v15_multi_gpu")
+    """v16_multi_gpu across one and two GPUs, with v7_register_tile and the copy alone."""
+    stage = course.program_command(runner.build, "v16_multi_gpu")
     runs = [("copy", course.program_command(runner.build, "copy") + ["--log2", "30"]),
             ("v7_register_tile", stage_program(runner.build, "v7_register_tile") +
              ["--log2", "30"]),
@@ -583,6 +603,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v8_mirrored": v8_mirrored, "v9_mirrored": v9_mirrored,
                "v13_groups": v13_groups,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
+               "v15_tile": v15_tile, "v15_argsorts": v15_argsorts,
                "long_argsorts": long_argsorts, "segments": segments,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,
                "floats": floats, "gpus": gpus, "exchange": exchange,

@@ -55,7 +55,7 @@ with tempfile.TemporaryDirectory() as folder:
     help_run = run("--help")
     if help_run.returncode != 0 or "usage: " + name not in help_run.stdout:
         failures.append("--help: expected exit 0 and the usage text")
-    # Programs that sort across GPUs (--gpus P, v15_multi_gpu) take 2^30 keys per GPU, up to 16.
+    # Programs that sort across GPUs (--gpus P, v16_multi_gpu) take 2^30 keys per GPU, up to 16.
     gpus = "--gpus P" in help_run.stdout
     most_log2 = 34 if gpus else 30
     expect(["--log2", "abc"], 2, f"--log2 expects a whole number from 0 to {most_log2}, got 'abc'")
@@ -95,7 +95,7 @@ with tempfile.TemporaryDirectory() as folder:
     if tops:
         expect(["--top", "3"], 2, "--top expects a power of two")
         expect(["--segment", "16", "--top", "32"], 2, "keeps more keys than an array has")
-        expect(["--log2", "12", "--top", "2048", "--output", output], 2, "keeps at most 1024")
+        expect(["--log2", "16", "--top", "8192", "--output", output], 2, "keeps at most")
         expect(["--input", seven, "--top", "8", "--output", output], 2, "the number of keys in")
     else:
         expect(["--top", "4"], 2, "unknown option '--top'")

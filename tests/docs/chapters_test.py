@@ -15,12 +15,12 @@ root = os.path.abspath(sys.argv[1])
 docs = os.path.join(root, "docs")
 chapters = sorted(name for name in os.listdir(docs) if re.match(r"\d\d_.*\.md$", name))
 # "chapter 12, [text](12_v10_top_k.md)" or "[chapter 5, v3_warp](05_v3_warp.md)"; the README's
-# "[Chapter 18, results](docs/18_results.md)".
+# "[Chapter 19, results](docs/19_results.md)".
 LINK = re.compile(r"chapter (\d+)\W[^\n]*?\]\((?:docs/)?(\d\d)_[^)]*\.md\)", re.I)
 
 # The pattern itself, on a right and a wrong link.
 for sample, pair in (("Next: chapter 12, [the first K](12_v10_top_k.md).", ("12", "12")),
-                     ("[Chapter 18, results](docs/19_exercises.md)", ("18", "19"))):
+                     ("[Chapter 19, results](docs/20_exercises.md)", ("19", "20"))):
     if LINK.search(sample).groups() != pair:
         sys.exit(f"chapters_test.py: the pattern reads {sample!r} wrong")
 

@@ -8,7 +8,8 @@ Usage: experiments_test.py SOURCE_ROOT
   record takes the record's values on the recorded columns, every other row stays as it was and
   where it was, and a record that replaces no row stops it;
 - argsort_sweep runs each program with --values and without, at 2^20, 2^24 and 2^27, building
-  only the variants of tools/variants.txt.
+  only the variants of tools/variants.txt;
+- v15_tile runs v14, v15, the variant v15_padded and CUB's merge and radix sorts at 2^16 .. 2^29.
 """
 import os
 import subprocess
@@ -16,6 +17,7 @@ import sys
 
 root = os.path.abspath(sys.argv[1])
 sys.path.insert(0, os.path.join(root, "tools"))
+import course  # noqa: E402
 import experiments  # noqa: E402
 
 failures = 0
@@ -80,6 +82,19 @@ check(runner.built == ["v13_keys16"] and len(runs) == 12 and
       "--values" not in runs[3][2] and runs[-1][2][-4:] == ["--log2", "27", "--reps", "5"],
       "argsort_sweep: the variant built, the baseline run as one, each with and without "
       "--values, at 2^20, 2^24 and 2^27")
+
+# v15_tile: the stage before, the stage, its variant (one of tools/variants.txt, built), and the
+# two CUB sorts, each at 2^16, 2^20, 2^24, 2^27 and 2^29.
+runner = Runner()
+runs = experiments.v15_tile(runner)
+programs = [run[2][0] for run in runs]
+check(runner.built == ["v15_padded"] and "v15_padded" in course.variants() and len(runs) == 25 and
+      programs[:5] == [os.path.join("build", "v14_span", "v14_span"),
+                       os.path.join("build", "v15_tile4096", "v15_tile4096"), "built/v15_padded",
+                       os.path.join("build", "tools", "baselines"),
+                       os.path.join("build", "tools", "baselines")] and
+      [run[2][run[2].index("--log2") + 1] for run in runs[::5]] == ["16", "20", "24", "27", "29"],
+      "v15_tile: v14, v15, its padded variant and CUB's two sorts at 2^16 .. 2^29")
 
 print(f"{failures} failure(s)")
 sys.exit(1 if failures else 0)

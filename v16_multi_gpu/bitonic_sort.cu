@@ -1,4 +1,4 @@
-// v15_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+// v16_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
 //
 // What this program does
 //   Sorts n 32-bit integers in device memory with the bitonic sorting network
@@ -7,19 +7,19 @@
 //   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
-// What changes from v14_span, and why
+// What changes from v15_tile4096, and why
 //   One GPU holds at most 2^30 keys. Past that the keys must spread over several GPUs, and the
 //   network does not change: with n keys on each of P GPUs (rank g holds keys g * n .. (g + 1) *
 //   n - 1), a stride below n pairs keys of one GPU, and a stride of n * s pairs key i of GPU g
 //   with key i of GPU g ^ s, chapter 1's XOR partner one level up (bitonic_index.h,
-//   for_each_exchange). So each GPU sorts its keys with v14's kernels (bitonic_sort, one array);
+//   for_each_exchange). So each GPU sorts its keys with v15's kernels (bitonic_sort, one array);
 //   then for each merge size of 2, 4, ..., P GPUs and each of its rank strides, every GPU swaps
 //   its keys with its partner through NCCL (ncclSend and ncclRecv in one group, exchange_keys)
 //   and keeps, at each index, the smaller or the larger key (keep_half); after a merge size's
 //   last exchange each GPU merges its own keys (bitonic_merge, the launches of
 //   for_each_merge_launch: one merge alone, whose last pass takes no strides of the next, as
 //   those pair keys of two GPUs). The GPUs, their NCCL communicators, streams and receive buffers
-//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v14's kernels, and its argsort,
+//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v15's kernels, and its argsort,
 //   top-k and floats of many arrays on one GPU, do not change; keys alone move as 32-bit words,
 //   and bitonic_merge runs them so.
 //
@@ -29,13 +29,13 @@
 //   of 2^30 keys (2 group_steps passes of global strides and one on neighbouring keys, about 3
 //   copies): a few tens of ms on top of a sort of 2^30 keys, well within the issue's 1.35x of
 //   this program's sort of 2^30 keys on one GPU when the GPUs share NVLink. On one GPU (P = 1)
-//   nothing changes from v14.
-//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v14's sort: the same
+//   nothing changes from v15.
+//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v15's sort: the same
 //   time.
 //
 // Build and run (NCCL must be installed: README, "Prerequisites")
-//   meson setup build && meson compile -C build v15_multi_gpu
-//   build/v15_multi_gpu/v15_multi_gpu --log2 24 --gpus 1
+//   meson setup build && meson compile -C build v16_multi_gpu
+//   build/v16_multi_gpu/v16_multi_gpu --log2 24 --gpus 1
 #include <nccl.h>
 
 #include <algorithm>
@@ -353,9 +353,9 @@ void launch_group_steps(int *keys, int *indices, unsigned n, const Launch &launc
 }
 
 // Loads this thread's keys of a tile in the thread-major layout (layout_slot with low = 0):
-// thread t gets keys 8 t .. 8 t + 7, as two 16-byte loads, each with its position in its array
+// thread t gets keys 16 t .. 16 t + 15, as four 16-byte loads, each with its position in its array
 // (block_sort, the first launch, is where the positions start). A tile smaller than one thread's
-// keys (n < 8) is read key by key; the registers past its end are never paired with its keys.
+// keys (n < 16) is read key by key; the registers past its end are never paired with its keys.
 template <typename Word>
 __device__ void load_thread_major(Word (&key)[kKeysPerThread], const int *keys, unsigned tile_start,
                                   unsigned tile_size, unsigned segment, bool ascending,
@@ -436,8 +436,8 @@ __device__ void exchange(Word (&key)[kKeysPerThread], Word *tile, unsigned from,
 // top_bit down to kRegisterBits are the bits of the lane (bit kRegisterBits + c is lane bit c).
 // Each lane trades every register with lane ^ 2^c; the lower lane of the pair keeps the smaller
 // key, the upper one the larger. Lane bit c is a step of this merge when its tile bit is:
-// c + kRegisterBits <= top_bit. With 8 keys per thread the merge of 32 keys (top_bit 4) has
-// lane bits 1 and 0 (strides 16 and 8), the merge of 16 keys lane bit 0 only.
+// c + kRegisterBits <= top_bit. With 16 keys per thread the merge of 64 keys (top_bit 5) has
+// lane bits 1 and 0 (strides 32 and 16), the merge of 32 keys lane bit 0 only.
 template <typename Word>
 __device__ void compare_lanes(Word (&key)[kKeysPerThread], unsigned top_bit, unsigned lanes) {
 #pragma unroll

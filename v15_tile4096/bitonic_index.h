@@ -170,17 +170,17 @@ inline unsigned exact_log2(unsigned n) {
 
 // The in-block kernels hold kKeysPerThread = 2^kRegisterBits keys per thread in registers and
 // run the steps whose pairs lie among them there: kRegisterBits steps per trip through memory.
-// Items take twice a key's registers: 8 a thread, not v8's 16, and a tile of 2048. 16 need
-// 89 registers a thread, and lose on the shortest arrays more than they win on longer ones
-// (docs/11_v9_argsort.md measures both).
-constexpr unsigned kRegisterBits = 3;
+// 16 keys a thread, as in v8, so that a tile holds 4096 keys and block_sort runs the merge of
+// 2^12 the pass after it ran (docs/17_v15_tile4096.md). Items take 16 too: twice a key's
+// registers, which v9 measured slower than 8 on the shortest arrays (docs/11_v9_argsort.md).
+constexpr unsigned kRegisterBits = 4;
 constexpr unsigned kKeysPerThread = 1u << kRegisterBits;
 
-// Keys one block of the in-block kernels owns, its tile: 256 threads of 8 keys. Every compare
+// Keys one block of the in-block kernels owns, its tile: 256 threads of 16 keys. Every compare
 // step whose stride is below the tile pairs two keys of the same tile, so one block can run it
 // alone; arrays of up to a tile are sorted by one block in one launch.
-constexpr unsigned kTileSize = 2048;
-constexpr unsigned kTileBits = 11;
+constexpr unsigned kTileSize = 4096;
+constexpr unsigned kTileBits = 12;
 static_assert(kTileSize == 1u << kTileBits, "kTileBits is log2(kTileSize)");
 constexpr unsigned kBlockThreads = kTileSize / kKeysPerThread;
 
@@ -206,13 +206,13 @@ __host__ __device__ inline unsigned lane_mask(unsigned lanes) {
 // thread. The bits of the thread index fill the other bits: those below
 // `low` stay, those above move up past the register bits.
 //
-//   low = 0, thread-major: thread t holds keys 8 t .. 8 t + 7, register k key 8 t + k. The
-//     lanes of a warp then sit at bits 3 .. 7: strides 8 .. 128 pair two lanes (a shuffle).
+//   low = 0, thread-major: thread t holds keys 16 t .. 16 t + 15, register k key 16 t + k. The
+//     lanes of a warp then sit at bits 4 .. 8: strides 16 .. 256 pair two lanes (a shuffle).
 //   low >= 5, lane-major: the 32 lanes of a warp hold 32 consecutive keys in each register, so
 //     a warp's load or store of one register is 128 consecutive bytes.
 //
 //   low = 8, thread 37, register 3: the bits of 37 below bit 8 stay (37), register 3 goes to
-//     bits 8 .. 10 (3 << 8 = 768), and nothing of the thread is left above: slot 805.
+//     bits 8 .. 11 (3 << 8 = 768), and nothing of the thread is left above: slot 805.
 __host__ __device__ inline unsigned layout_slot(unsigned thread, unsigned k, unsigned low) {
   const unsigned below = thread & ((1u << low) - 1);
   const unsigned above = thread >> low;
@@ -230,10 +230,10 @@ __host__ __device__ inline unsigned round_layout(unsigned top_bit) {
 }
 
 // The word of shared memory that holds tile position `slot`: one word of padding after every 32.
-// In the thread-major layout the lanes of a warp are 8 words apart. Unpadded, the compiler
+// In the thread-major layout the lanes of a warp are 16 words apart. Unpadded, the compiler
 // merges each 4 neighbouring registers of a thread into one 16-byte access, which a warp makes
-// in four quarters of 8 lanes; the 8 lanes of a quarter fall on 16 banks, 2 words each, so the
-// access takes 8 passes (wavefronts) where 4 would do (docs/10_v8_batched.md measures it).
+// in four quarters of 8 lanes; the 8 lanes of a quarter fall on 8 banks, 4 words each, so the
+// access takes 16 passes (wavefronts) where 4 would do (docs/09_v7_register_tile.md measures it).
 // Padded, each run of 32 words starts one bank further on: the accesses stay 4-byte ones, and
 // the 32 lanes of each land in 32 different banks. Lane-major layouts are conflict-free either way.
 __host__ __device__ constexpr unsigned padded(unsigned slot) {
@@ -335,32 +335,6 @@ struct Launch {
   unsigned steps;
 };
 
-// The launches of the merge of n keys (a power of two) that form a bitonic sequence into one
-// direction, alone: the sort across GPUs makes one after its exchanges, where no pass can run
-// the next merge's strides (they pair keys of two GPUs). Above the tile: group_steps passes, the
-// last one the merge's tail. A tile or less: one block_sort, which sorts the keys outright, as
-// cheaply.
-template <typename LaunchFunction>
-void for_each_merge_launch(unsigned n, LaunchFunction launch) {
-  if (n < 2) {
-    return;
-  }
-  if (n <= kTileSize) {
-    const unsigned t = exact_log2(n);
-    launch(Launch{Kernel::block_sort, 2, 1, t * (t + 1) / 2});
-    return;
-  }
-  // Strides of a group or more: up to kStepsPerPass of them per group_steps launch.
-  unsigned stride = n / 2;
-  while (stride >= kGroupSize) {
-    const unsigned steps = steps_in_pass(stride);
-    launch(Launch{Kernel::group_steps, n, stride, steps});
-    stride >>= steps;
-  }
-  // The merge's tail, stride .. 1: one group_steps on neighbouring keys.
-  launch(Launch{Kernel::group_steps, n, stride, exact_log2(stride) + 1});
-}
-
 // The launches bitonic_sort makes for n keys (a power of two) in arrays of
 // `segment` keys, in order, each handed to
 // launch(...): bitonic_sort makes it a kernel launch, and the program's --trace-launches a
@@ -445,68 +419,6 @@ inline unsigned long long launches_per_sort(unsigned n) {
   return launches_per_segment_sort(n, n);
 }
 
-// The launches of for_each_merge_launch(n = 2^q): none for one key, one up to a group, and above
-// it ceil((q - kGroupBits) / kStepsPerPass) passes of global strides and one on neighbouring keys.
-inline unsigned long long launches_per_merge(unsigned n) {
-  const unsigned long long passes = n <= kGroupSize ? 0 : exact_log2(n) - kGroupBits;
-  return n < 2 ? 0 : (passes + kStepsPerPass - 1) / kStepsPerPass + 1;
-}
-
-// Sorting across GPUs (v15): GPU g of `gpus` holds keys g * n .. (g + 1) * n - 1 of the array.
-// A stride below n pairs keys of one GPU; a stride of n * s pairs key i of GPU g with key i of
-// GPU g ^ s, chapter 1's partner index one level up. Each GPU then needs all n keys of its
-// partner, and keeps at every i the smaller or the larger of the two.
-//
-//   4 GPUs, n keys each                 rank 0    rank 1    rank 2    rank 3
-//   local sorts (sizes 2 .. n)          up        down      up        down
-//   size 2n: stride n   (s = 1)         0 <-> 1             2 <-> 3
-//            merge (strides n/2 .. 1)   up        up        down      down
-//   size 4n: stride 2n  (s = 2)         0 <-----------> 2,  1 <-----------> 3
-//            stride n   (s = 1)         0 <-> 1             2 <-> 3
-//            merge (strides n/2 .. 1)   up        up        up        up
-
-// One exchange: the compare step of size span * n and stride rank_stride * n between GPUs.
-struct Exchange {
-  unsigned span;
-  unsigned rank_stride;
-};
-
-// The exchanges of a sort across `gpus` GPUs in the network's order: for each merge of 2, 4, ...,
-// gpus GPUs, its rank strides span / 2 .. 1. After rank stride 1 each GPU merges its own keys.
-template <typename ExchangeFunction>
-void for_each_exchange(unsigned gpus, ExchangeFunction exchange) {
-  for (unsigned span = 2; span <= gpus; span *= 2) {
-    for (unsigned rank_stride = span / 2; rank_stride > 0; rank_stride /= 2) {
-      exchange(Exchange{span, rank_stride});
-    }
-  }
-}
-
-// The GPU that GPU g swaps keys with at rank stride s: g ^ s, which differs from g in bit s.
-inline unsigned partner_rank(unsigned rank, unsigned rank_stride) {
-  return rank ^ rank_stride;
-}
-
-// Whether GPU `rank`'s keys end up ascending in a merge of `span` GPUs (1: its own sort):
-// sorts_ascending for its keys, whose bit span * n is bit `span` of the rank.
-inline bool group_ascending(unsigned rank, unsigned span, bool ascending) {
-  return ((rank & span) == 0) == ascending;
-}
-
-// Whether GPU `rank` keeps the smaller key at each index at rank stride s, in a merge of that
-// direction: the lower GPU of the pair (bit s of its rank 0) does when the merge ascends.
-inline bool keeps_smaller_half(unsigned rank, unsigned rank_stride, bool ascending) {
-  return ((rank & rank_stride) == 0) == ascending;
-}
-
-// The launches of a sort of n keys on each of gpus = 2^L GPUs, all GPUs together: on each, its
-// sort, a keep_half per exchange (merges of 2, 4, ... GPUs have 1, 2, ... rank strides: L (L + 1)
-// / 2 in all) and L merges.
-inline unsigned long long launches_per_gpus_sort(unsigned n, unsigned gpus) {
-  const unsigned long long levels = exact_log2(gpus);
-  return gpus * (launches_per_sort(n) + levels * (levels + 1) / 2 + levels * launches_per_merge(n));
-}
-
 // The most keys --top keeps of an array shorter than it: block_top holds two runs of `top` keys
 // or more in one block's tile.
 constexpr unsigned kMaxTop = kTileSize / 2;
@@ -535,8 +447,8 @@ inline unsigned runs_per_block(unsigned n, unsigned top, unsigned stride) {
 //
 //   n = 8192, segment 1024, top 16: the sort of runs of 16 keys (one block_sort), then one
 //   block_top of 6 rounds (1024 / 16 = 64 runs of an array, 2^6): 64, 32, ..., 2, 1 run.
-//   n = 2^20, segment 2^20, top 16: three block_tops, of 7, 7 and 2 rounds (a tile holds
-//   2048 / 16 = 2^7 runs), taking runs 16, 2048 and 2^18 keys apart; then one run is left.
+//   n = 2^20, segment 2^20, top 16: two block_tops, of 8 rounds each (a tile holds
+//   4096 / 16 = 2^8 runs), taking runs 16 and 4096 keys apart; then one run is left.
 template <typename LaunchFunction>
 void for_each_top_launch(unsigned n, unsigned segment, unsigned top, LaunchFunction launch) {
   if (n < 2) {
