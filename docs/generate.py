@@ -371,10 +371,11 @@ INLINE_VALUES = {
     # STAGE:Q:KERNEL[:STRIDE]: its cheapest and its dearest launch (of that largest stride), in
     # copies of the array.
     "copies-range": lambda args, tour, profile: copies_range(profile, args),
-    # KIND[:STAGE]: v14_span's (or that variant's) launches of that kind (an index of
-    # tables.SPAN_KINDS) at 2^27, in copies.
+    # KIND[:STAGE[:Q]]: v14_span's (or that stage's or variant's) launches of that kind (an
+    # index of tables.SPAN_KINDS) at 2^27 (or 2^Q), in copies.
     "span-copies": lambda args, tour, profile: tables.span_copies(
-        profile, int(args[0]), args[1] if len(args) > 1 else "v14_span"),
+        profile, int(args[0]), args[1] if len(args) > 1 else "v14_span",
+        int(args[2]) if len(args) > 2 else 27),
     "kernel-share": lambda args, tour, profile: (
         f"{100 * profile.kernels(args[0], int(args[1]))[args[2]][1]:.0f}%"),
     # STAGE:Q:KERNEL[:STRIDE] for the next five (metric_row).

@@ -21,7 +21,8 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 - the tables of flips against directions and against the mirrored network (flips_table), v8's
   and v9's experiments side by side, each variant over its own stage, and the Nsight Compute
   figures of the three (direction_value, direction_ratio), kept apart by stage and variant;
-- chapter 16's kinds of pass (span_kind), their table of copies, and its pass counts from
+- chapter 16's kinds of pass (span_kind), their table of copies, the span-copies value (at
+  2^27, or at the size it names, of the stage or variant it names), and its pass counts from
   network_dump (span_passes_table).
 """
 import os
@@ -29,6 +30,7 @@ import sys
 
 root = os.path.abspath(sys.argv[1])
 sys.path[:0] = [os.path.join(root, "docs"), os.path.join(root, "tools")]
+import generate  # noqa: E402
 import judging  # noqa: E402
 import tables  # noqa: E402
 
@@ -282,8 +284,9 @@ class SpanProfile:
                     ("group_steps", "131072", "256", "9", 1.0e6)]]
 
     def copy_ms(self, stage, q):
-        # A variant's copies are counted against its own copy time (2 ms here).
-        return 2.0 if stage == "v14_tile4096" else 1.0
+        # A variant's copies are counted against its own copy time (2 ms here), and so are
+        # those at 2^16 (4 ms).
+        return 4.0 if q == 16 else 2.0 if stage == "v14_tile4096" else 1.0
 
     def source(self):
         return "made up"
@@ -301,6 +304,12 @@ check(span[2] == "| block_sort | 1 | 66 | 3.00 |" and
       tables.span_copies(SpanProfile(), 3, q=17) == "1.10" and
       tables.span_copies(SpanProfile(), 3, "v14_tile4096", q=17) == "0.55",
       "each kind's launches, steps and copies; one launch, one value; a variant's own copy")
+span_copies = generate.INLINE_VALUES["span-copies"]
+check(span_copies(["3"], None, SpanProfile()) == "1.10" and
+      span_copies(["3", "v14_tile4096"], None, SpanProfile()) == "0.55" and
+      span_copies(["3", "v14_span", "16"], None, SpanProfile()) == "0.28",
+      "the span-copies value: at 2^27 by default, of the stage or variant it names, at the size "
+      "it names")
 
 
 # The pass counts, from the stages' own launches_per_sort (network_dump passes), and v14's floor
