@@ -170,8 +170,8 @@ inline unsigned exact_log2(unsigned n) {
 
 // The in-block kernels hold kKeysPerThread = 2^kRegisterBits keys per thread in registers and
 // run the steps whose pairs lie among them there: kRegisterBits steps per trip through memory.
-// 16 keys a thread, as in v8, so that a tile holds 4096 keys and block_sort runs the merge of
-// 2^12 the pass after it ran (docs/17_v15_tile4096.md). Items take 16 too: twice a key's
+// 16 keys a thread, as in v8: a tile holds 4096 keys, and block_sort runs the merge of 2^12
+// that v14 left to the pass after it (docs/17_v15_tile4096.md). Items take 16 too: twice a key's
 // registers, which v9 measured slower than 8 on the shortest arrays (docs/11_v9_argsort.md).
 constexpr unsigned kRegisterBits = 4;
 constexpr unsigned kKeysPerThread = 1u << kRegisterBits;
