@@ -96,6 +96,16 @@ with tempfile.TemporaryDirectory() as folder:
         expect(["--top", "3"], 2, "--top expects a power of two")
         expect(["--segment", "16", "--top", "32"], 2, "keeps more keys than an array has")
         expect(["--log2", "16", "--top", "8192", "--output", output], 2, "keeps at most")
+        # The bound the refusal names is the program's own: its launch plan (no GPU needed) takes
+        # that K of a longer array, and refuses twice it.
+        refusal = run("--log2", "16", "--top", "8192").stderr
+        most = refusal.split("keeps at most ")[-1].split()[0]
+        if not most.isdigit() or run("--log2", "16", "--top", most,
+                                     "--trace-launches").returncode != 0:
+            failures.append(f"--top: the refusal's bound {most!r} is not one the program takes")
+        else:
+            expect(["--log2", "16", "--top", str(2 * int(most)), "--trace-launches"], 2,
+                   f"keeps at most {most} keys")
         expect(["--input", seven, "--top", "8", "--output", output], 2, "the number of keys in")
     else:
         expect(["--top", "4"], 2, "unknown option '--top'")
