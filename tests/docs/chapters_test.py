@@ -6,12 +6,20 @@ Usage: chapters_test.py SOURCE_ROOT
 docs/NN_name.md is chapter NN: its heading starts "# NN. ", every link to it in the chapters and
 the README that says "chapter N" says N = NN, and the README's reading list names the chapters
 in order, each once. A chapter renumbered by hand in one place and not the others fails here.
+The README's opening counts the course's programs and the stages after v5 as stages.txt lists
+them ("A course in seventeen ...", "Eleven stages go beyond ..."): a stage added or renamed
+without that paragraph fails here too.
 """
 import os
 import re
 import sys
 
 root = os.path.abspath(sys.argv[1])
+sys.path.insert(0, os.path.join(root, "tools"))
+import course  # noqa: E402
+
+NUMBERS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+           "fourteen fifteen sixteen seventeen eighteen nineteen twenty").split()
 docs = os.path.join(root, "docs")
 chapters = sorted(name for name in os.listdir(docs) if re.match(r"\d\d_.*\.md$", name))
 # "chapter 12, [text](12_v10_top_k.md)" or "[chapter 5, v3_warp](05_v3_warp.md)"; the README's
@@ -49,6 +57,24 @@ if [name for _, name in listed] != chapters:
                     f"chapters are {chapters}")
 problems += [f"README.md: item {item} of the reading list is {name}" for item, name in listed
              if int(item) != int(name[:2])]
+
+# The opening paragraph: the programs (every stage with a chapter) and those after v0 .. v5,
+# each of which it names.
+programs = [stage.name for stage in course.stages() if stage.chapter]
+with open(os.path.join(root, "README.md")) as file:
+    opening = file.read().split("\n\n")[1]
+counts = {"programs": (r"A course in (\w+) CUDA C\+\+ programs", len(programs)),
+          "stages beyond v5": (r"(\w+) stages go beyond that progression", len(programs) - 6)}
+for what, (pattern, count) in counts.items():
+    said = re.search(pattern, opening)
+    word = said.group(1).lower() if said else None
+    if word != NUMBERS[count]:
+        problems.append(f"README.md: the opening should count {NUMBERS[count]} {what} "
+                        f"(stages.txt), it says {word}")
+named = re.findall(r"\bv(\d+)\b", opening)
+missing = [name for name in programs[6:] if name.split("_")[0][1:] not in named]
+if missing:
+    problems.append(f"README.md: the opening does not name {missing}")
 
 for problem in problems:
     print(problem)
