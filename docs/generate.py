@@ -248,6 +248,11 @@ def generated_blocks(tour, profile, network_dump):
             "v15_tile", sizes=[16, 20, 24, 27, 29], baseline="v15_tile4096",
             baseline_label="v15_tile4096's"),
         "v15-tile-profile": lambda: tables.span_profile_table(profile, "v15_tile4096"),
+        "h200-v15-tile": lambda: tables.experiment_table(
+            "h200_v15_tile", sizes=[16, 20, 24, 27, 29], baseline="v15_tile4096",
+            baseline_label="v15_tile4096's"),
+        "segment-stages": lambda: tables.segment_stages_table(),
+        "segment-stages-argsorts": lambda: tables.segment_stages_table(values=True),
         "v15-argsorts": lambda: tables.experiment_table(
             "v15_argsorts", sizes=[20, 24, 27], baseline="v15_tile4096 --values",
             baseline_label="v15's argsort"),
@@ -426,6 +431,22 @@ INLINE_VALUES = {
     # EXPERIMENT:PROGRAM:OTHER:S, PROGRAM's time over OTHER's for arrays of 2^S keys.
     "segment-ratio": lambda args, tour, profile: times_text(
         tables.segment_ratio(args[0], args[1], args[2], int(args[3]))),
+    # NAME:PROGRAM:S, PROGRAM's time for arrays of 2^S keys in the experiment NAME.
+    "segment-ms": lambda args, tour, profile: tables.ms(
+        tables.segment_times(args[0]).get(args[1], {}).get(int(args[2]))) + " ms",
+    # NAME: the copy baseline's time for 2^27 keys on the GPU that ran the experiment NAME.
+    "segment-copy-ms": lambda args, tour, profile: tables.ms(
+        tables.segment_copy_ms(args[0])) + " ms",
+    # NAME:PROGRAM:S:FIELD, a column of PROGRAM's record for arrays of 2^S keys (launches, ...).
+    "segment-field": lambda args, tour, profile: str(
+        tables.segment_field(args[0], args[1], int(args[2]), args[3])),
+    # PROGRAM[:values]: the lengths at which PROGRAM is segment_stages' fastest stage.
+    "segment-stages-fastest-at": lambda args, tour, profile: tables.segment_stages_fastest_at(
+        args[0], values=args[1:] == ["values"]),
+    # [values]: the largest L up to which the fastest stage of segment_stages (its argsorts)
+    # beats the fastest rival at every length measured.
+    "segment-stages-faster-up-to": lambda args, tour, profile:
+        tables.segment_stages_faster_up_to(values=args == ["values"]),
     # PROGRAM:OTHER:Q: the tour size from which PROGRAM is faster than OTHER, among 2^Q and up.
     "tour-faster-from": lambda args, tour, profile: tables.tour_overtaking_size(
         tour, args[0], args[1], int(args[2])),

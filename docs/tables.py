@@ -24,6 +24,21 @@ TOUR_FILES = {"h100_tour.csv": "v0 .. v13, std::sort and the libraries at 2^10 .
               "h100_tour_v15.csv": "v15 and v16, added later still, at 2^10 .. 2^29"}
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
+# The GPUs the records name in their file names: h100_NAME.csv, the course's GPU, unless NAME
+# names another (h200_segment_stages: an experiment run on one H200).
+RECORDED_GPUS = ("h100", "h200", "h200x2")
+
+
+def results_file(name):
+    """The file of the experiment `name`'s records: NAME.csv where NAME starts with its GPU,
+    else h100_NAME.csv."""
+    return f"{name}.csv" if name.split("_")[0] in RECORDED_GPUS else f"h100_{name}.csv"
+
+
+def experiment_tool(name):
+    """The command that records the experiment `name` (its GPU, if named, left out)."""
+    gpu = name.split("_")[0]
+    return "tools/experiments.py " + (name[len(gpu) + 1:] if gpu in RECORDED_GPUS else name)
 
 
 def load_csv(name):
@@ -648,7 +663,7 @@ def written_table(profile, stage, q, kernel):
 def experiment_table(name, sizes=HEADLINE_SIZES, baseline=None, baseline_label=None):
     """Sort time of each variant of an experiment at each size, and the ratio to `baseline`
     (named `baseline_label` in the header, or by its variant's name)."""
-    rows = load_csv(f"h100_{name}.csv")
+    rows = load_csv(results_file(name))
     if not rows:
         return NOT_MEASURED + "\n"
     variants = list(dict.fromkeys(row["variant"] for row in rows))
@@ -671,13 +686,13 @@ def experiment_table(name, sizes=HEADLINE_SIZES, baseline=None, baseline_label=N
     if baseline:
         label = baseline_label or f"{baseline}'s"
         header.append(f"time at 2^{measured[-1]} / {label}")
-    return (table(header, body) + "\n" + recorded(rows, "tools/experiments.py " + name) +
-            f"; data: `docs/results/h100_{name}.csv`. Median of the timed runs after one "
+    return (table(header, body) + "\n" + recorded(rows, experiment_tool(name)) +
+            f"; data: `docs/results/{results_file(name)}`. Median of the timed runs after one "
             "warm-up, every run checked against std::sort.\n")
 
 
 def experiment_time(name, variant, q, segment=None):
-    for row in load_csv(f"h100_{name}.csv"):
+    for row in load_csv(results_file(name)):
         if row["variant"] == variant and log2(row["n"]) == q and (
                 segment is None or int(row["segment"]) == segment):
             return float(row["sort_ms"])
@@ -687,7 +702,7 @@ def experiment_time(name, variant, q, segment=None):
 def segment_times(name="segments"):
     """program -> {log2 L: ms} from the segments experiment (or v8_mapping's variants)."""
     found = {}
-    for row in load_csv(f"h100_{name}.csv"):
+    for row in load_csv(results_file(name)):
         found.setdefault(row["variant"], {})[log2(row["segment"])] = float(row["sort_ms"])
     return found
 
@@ -1085,6 +1100,102 @@ def segments_crossover(name="segments", program="v8_batched", rivals=SEGMENT_RIV
             break
         best = s
     return f"2^{best}" if best is not None else "no length"
+
+
+# The H200's run of the stages from v8 on, on many arrays (tools/experiments.py segment_stages):
+# the stages whose passes differ, keys alone and argsorts, each set with its rivals.
+SEGMENT_STAGES = "h200_segment_stages"
+STAGE_KEYS = ["v8_batched", "v13_any_bits", "v14_span", "v15_tile4096"]
+STAGE_ARGSORTS = ["v9_argsort --values", "v15_tile4096 --values"]
+STAGE_KEY_RIVALS = {"cub_segmented": "DeviceSegmentedSort",
+                    "cub_packed_radix": "packed DeviceRadixSort", "torch.sort": "torch.sort"}
+STAGE_ARGSORT_RIVALS = {"cub_packed_radix --values": "packed DeviceRadixSort::SortPairs",
+                        "torch.sort": "torch.sort"}
+
+
+def stage_sets(values):
+    """(the stages, {rival: its name in a table}) of segment_stages' keys, or of its argsorts."""
+    return (STAGE_ARGSORTS, STAGE_ARGSORT_RIVALS) if values else (STAGE_KEYS, STAGE_KEY_RIVALS)
+
+
+def segment_copy_ms(name=SEGMENT_STAGES):
+    """The copy baseline's time for 2^27 keys on the GPU of the experiment `name`
+    (GPU_copy.csv, recorded by tools/experiments.py copy on the same machine), or None."""
+    gpu = results_file(name).split("_")[0]
+    times = [float(row["sort_ms"]) for row in load_csv(f"{gpu}_copy.csv")
+             if int(row["n"]) == 2**27]
+    return times[0] if times else None
+
+
+def segment_stages_table(values=False):
+    """Each stage of segment_stages (keys alone, or with `values` the argsorts) and each rival,
+    the fastest stage in copies of the array, and how long the fastest rival takes against it."""
+    rows = load_csv(results_file(SEGMENT_STAGES))
+    if not rows:
+        return NOT_MEASURED + "\n"
+    times = segment_times(SEGMENT_STAGES)
+    stages, rivals = stage_sets(values)
+    copy_ms = segment_copy_ms()
+    body = []
+    for s in sorted(times.get(stages[0], {})):
+        stage, stage_ms = fastest_rival(times, s, stages)
+        rival, rival_ms = fastest_rival(times, s, rivals)
+        cells = [f"2^{s} ({1 << s})"]
+        cells += [ms(times.get(name, {}).get(s)) if s in times.get(name, {}) else "-"
+                  for name in stages + list(rivals)]
+        cells += [f"`{stage.split()[0]}`", f"{stage_ms / copy_ms:.1f}" if copy_ms else "",
+                  f"{rivals[rival]}: {rival_ms / stage_ms:.2f}x"]
+        body.append(cells)
+    header = (["array length L"] + [f"`{name.split()[0]}` ms" for name in stages] +
+              [f"{label} ms" for label in rivals.values()] +
+              ["fastest stage", "in copies", "fastest rival, its time / the stage's"])
+    what = "with `--values`, each key's position in its array (int32) written too" if values \
+        else "keys alone"
+    return (table(header, body) + "\n" + recorded(rows, experiment_tool(SEGMENT_STAGES)) +
+            f"; data: `docs/results/{results_file(SEGMENT_STAGES)}`. 2^27 int32 keys in all, "
+            f"uniform, {what} (torch.sort returns each key's index as int64 in both tables, and "
+            "ran up to 2^16 keys per array only: -); median of 5 timed runs after one warm-up, "
+            "every array of every run checked against std::sort, every index for pointing at an "
+            "equal input key (torch.sort's rows for order and permutation). A copy is the copy "
+            "baseline's time for the 2^27 keys on the same GPU, "
+            f"`docs/results/{results_file(SEGMENT_STAGES).split('_')[0]}_copy.csv`.\n")
+
+
+def segment_stages_faster_up_to(values=False):
+    """The largest L up to which the fastest stage of segment_stages beats its fastest rival at
+    every L measured, or "no length"."""
+    times = segment_times(SEGMENT_STAGES)
+    stages, rivals = stage_sets(values)
+    best = None
+    for s in sorted(times.get(stages[0], {})):
+        _, stage_ms = fastest_rival(times, s, stages)
+        _, rival_ms = fastest_rival(times, s, rivals)
+        if rival_ms is None or stage_ms >= rival_ms:
+            break
+        best = s
+    return f"2^{best}" if best is not None else "no length"
+
+
+def length_name(s):
+    """An array length as the prose names it: 4096 up to one tile, 2^14 above."""
+    return str(1 << s) if s <= 12 else f"2^{s}"
+
+
+def segment_stages_fastest_at(program, values=False):
+    """The lengths at which PROGRAM is the fastest stage of segment_stages, as a spoken list."""
+    times = segment_times(SEGMENT_STAGES)
+    stages, _ = stage_sets(values)
+    lengths = [s for s in sorted(times.get(program, {}))
+               if fastest_rival(times, s, stages)[0] == program]
+    return spoken_list([length_name(s) for s in lengths]) or "no length"
+
+
+def segment_field(name, program, s, field):
+    """A column of PROGRAM's record for arrays of 2^s keys in the experiment `name`."""
+    for row in load_csv(results_file(name)):
+        if row["variant"] == program and log2(row["segment"]) == s:
+            return row[field]
+    return None
 
 
 def mapping_ratio(s, name="v8_mapping", variant=1):

@@ -70,6 +70,11 @@ does not make.
                  per array, torch.sort on rows (tools/torch_rows.py; skipped with one line where
                  PyTorch cannot be imported), for arrays of 2 .. 2^27 keys, 2^27 keys in all
                  (chapter 10)
+  segment_stages the stages after v8 that change its passes (v13_any_bits, v14_span,
+                 v15_tile4096) on many arrays, keys alone, against v8_batched and its fastest
+                 rivals (cub_segmented, cub_packed_radix, torch.sort up to 2^16 keys per array);
+                 and the argsorts (--values) of v9_argsort, v15_tile4096 and cub_packed_radix;
+                 for arrays of 8 .. 2^20 keys, 2^27 keys in all (chapter 19)
   argsorts       v9_argsort with and without --values, v8_batched, the argsorts (--values) of
                  cub_segmented and cub_packed_radix, and torch.sort, for arrays of 2 .. 2^16
                  keys, 2^27 keys in all (chapters 10 and 11)
@@ -416,6 +421,30 @@ def segments(runner):
     return records
 
 
+# Array lengths of segment_stages: up to 4096 keys, which v8 and v15 sort in one launch (v13 and
+# v14 in two), and the longer arrays (2^14 .. 2^20), where v13 .. v15 make fewer passes than v8.
+STAGE_SEGMENTS = [3, 7, 10, 12, 14, 16, 18, 20]
+
+
+def segment_stages(runner):
+    """The stages from v8 on whose passes differ, keys alone and argsorts, against the rivals
+    of the segments and argsorts experiments, for arrays of 2^STAGE_SEGMENTS keys."""
+    programs = {name: [] for name in ("v8_batched", "v13_any_bits", "v14_span", "v15_tile4096",
+                                      "cub_segmented", "cub_packed_radix")}
+    programs.update({f"{name} --values": ["--values"]
+                     for name in ("v9_argsort", "v15_tile4096", "cub_packed_radix")})
+    records = []
+    for log2_segment in STAGE_SEGMENTS:
+        arguments = ["--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]
+        for variant, options in programs.items():
+            command = course.program_command(runner.build, variant.split()[0])
+            records.append(runner.record("segment_stages", variant,
+                                         command + arguments + options))
+        if log2_segment <= 16:
+            records += runner.torch_records("segment_stages", arguments)
+    return records
+
+
 def row_sweep(runner, experiment, programs, largest):
     """Every program of {variant: options} (the variant's first word names the program), then
     torch.sort, on arrays of 2 .. 2^largest keys, 2^27 keys in all."""
@@ -605,6 +634,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts,
                "long_argsorts": long_argsorts, "segments": segments,
+               "segment_stages": segment_stages,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,
                "floats": floats, "gpus": gpus, "exchange": exchange,
                "spread": spread, "distributions": distributions,

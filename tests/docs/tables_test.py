@@ -23,7 +23,11 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
   figures of the three (direction_value, direction_ratio), kept apart by stage and variant;
 - chapter 16's kinds of pass (span_kind), their table of copies, the span-copies value (at
   2^27, or at the size it names, of the stage or variant it names), and its pass counts from
-  network_dump (span_passes_table).
+  network_dump (span_passes_table);
+- chapter 19's run of the stages on many arrays (segment_stages_table): the fastest stage and
+  the fastest rival at each length, keys alone and argsorts apart, the stage in copies of the
+  GPU's own copy, the length up to which a stage wins at every length, the lengths at which a
+  stage is the fastest, and the experiments' files by GPU (results_file).
 """
 import os
 import sys
@@ -326,5 +330,52 @@ passes = tables.span_passes_table(network_dump, SpanTour(), sizes=(20, 29)).spli
 check(passes[2] == "| 2^20 | 16 | 11 | not measured |" and
       passes[3] == "| 2^29 | 40 | 31 | 44.00 |",
       "v13 makes 16 and 40 passes, v14 11 and 31; the floor where the tour has it")
+# The stages on many arrays (segment_stages) on a made-up H200 run: at 8 keys v8 wins and beats
+# every rival; at 1024 v8 wins among the stages but DeviceSegmentedSort beats it; at 2^20 v15
+# wins. The argsorts apart: v9 at 8, v15 at 1024 and 2^20, where the packed radix sort wins.
+def segment_row(variant, s, sort_ms):
+    return {"variant": variant, "segment": str(1 << s), "sort_ms": str(sort_ms),
+            "device": "NVIDIA H200", "nvidia_driver": "1", "cuda_runtime": "13.0",
+            "date": "2026-11-28", "launches": str(s)}
+
+
+made_up = {"h200_copy.csv": [{"n": str(2**20), "sort_ms": "0.1"}, {"n": str(2**27),
+                                                                   "sort_ms": "0.5"}],
+           "h200_segment_stages.csv": [
+               segment_row(variant, s, ms) for variant, times in (
+                   ("v8_batched", (1, 2, 10)), ("v13_any_bits", (1.5, 2.5, 8)),
+                   ("v14_span", (1.4, 2.4, 6)), ("v15_tile4096", (1.2, 2.2, 5)),
+                   ("cub_segmented", (3, 1.9, 20)), ("cub_packed_radix", (9, 9, 7)),
+                   ("torch.sort", (5, 4, None)), ("v9_argsort --values", (2, 4, 30)),
+                   ("v15_tile4096 --values", (3, 3, 20)),
+                   ("cub_packed_radix --values", (10, 10, 10)))
+               for s, ms in zip((3, 10, 20), times) if ms is not None]}
+tables.load_csv = lambda name: made_up.get(name, [])
+keys = tables.segment_stages_table().splitlines()
+argsorts = tables.segment_stages_table(values=True).splitlines()
+check(keys[2] == "| 2^3 (8) | 1.00 | 1.50 | 1.40 | 1.20 | 3.00 | 9.00 | 5.00 | `v8_batched` | "
+      "2.0 | DeviceSegmentedSort: 3.00x |" and
+      keys[3].endswith("| `v8_batched` | 4.0 | DeviceSegmentedSort: 0.95x |") and
+      keys[4] == "| 2^20 (1048576) | 10.00 | 8.00 | 6.00 | 5.00 | 20.00 | 7.00 | - | "
+      "`v15_tile4096` | 10.0 | packed DeviceRadixSort: 1.40x |" and
+      "`docs/results/h200_segment_stages.csv`" in keys[6] and "NVIDIA H200" in keys[6],
+      "segment_stages keys: the fastest stage, in copies of the H200's copy, and the fastest "
+      "rival over it; torch.sort's missing length as -")
+check(argsorts[2].endswith("| `v9_argsort` | 4.0 | torch.sort: 2.50x |") and
+      argsorts[3].endswith("| `v15_tile4096` | 6.0 | torch.sort: 1.33x |") and
+      argsorts[4].endswith("| `v15_tile4096` | 40.0 | packed DeviceRadixSort::SortPairs: 0.50x |"),
+      "segment_stages argsorts: the argsorts against the argsorts' rivals only")
+check(tables.segment_stages_faster_up_to() == "2^3" and
+      tables.segment_stages_faster_up_to(values=True) == "2^10" and
+      tables.segment_stages_fastest_at("v8_batched") == "8 and 1024" and
+      tables.segment_stages_fastest_at("v15_tile4096") == "2^20" and
+      tables.segment_stages_fastest_at("v15_tile4096 --values", values=True) == "1024 and 2^20",
+      "the length up to which the fastest stage wins at every length; where each stage wins")
+check(tables.results_file("segments") == "h100_segments.csv" and
+      tables.results_file("h200_v15_tile") == "h200_v15_tile.csv" and
+      tables.experiment_tool("h200_v15_tile") == "tools/experiments.py v15_tile" and
+      generate.INLINE_VALUES["segment-field"](
+          ["h200_segment_stages", "v15_tile4096", "20", "launches"], None, None) == "20",
+      "an experiment's file by the GPU its name starts with, the H100's otherwise")
 tables.load_csv = recorded_csv
 sys.exit(1 if failures else 0)

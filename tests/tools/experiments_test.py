@@ -9,7 +9,9 @@ Usage: experiments_test.py SOURCE_ROOT
   where it was, and a record that replaces no row stops it;
 - argsort_sweep runs each program with --values and without, at 2^20, 2^24 and 2^27, building
   only the variants of tools/variants.txt;
-- v15_tile runs v14, v15, the variant v15_padded and CUB's merge and radix sorts at 2^16 .. 2^29.
+- v15_tile runs v14, v15, the variant v15_padded and CUB's merge and radix sorts at 2^16 .. 2^29;
+- segment_stages runs v8, v13, v14, v15 and two CUB calls on keys, three argsorts (--values),
+  and torch.sort up to 2^16 keys per array only, on arrays of 8 .. 2^20 keys, 2^27 in all.
 """
 import os
 import subprocess
@@ -71,6 +73,9 @@ class Runner:
     def record(self, experiment, variant, command):
         return (experiment, variant, command)
 
+    def torch_records(self, experiment, arguments):
+        return [(experiment, "torch.sort", ["torch_rows.py"] + arguments)]
+
 
 runner = Runner()
 runs = experiments.argsort_sweep(runner, "made_up", ("v13_keys16", "cub_radix"))
@@ -95,6 +100,23 @@ check(runner.built == ["v15_padded"] and "v15_padded" in course.variants() and l
                        os.path.join("build", "tools", "baselines")] and
       [run[2][run[2].index("--log2") + 1] for run in runs[::5]] == ["16", "20", "24", "27", "29"],
       "v15_tile: v14, v15, its padded variant and CUB's two sorts at 2^16 .. 2^29")
+
+# segment_stages: nine runs a length, the tenth torch.sort's where the arrays hold 2^16 keys or
+# fewer; keys alone but for the three argsorts; every run 2^27 keys in arrays of the length.
+runs = experiments.segment_stages(Runner())
+lengths = [int(run[2][run[2].index("--segment") + 1]) for run in runs]
+torch_lengths = [length for run, length in zip(runs, lengths) if run[1] == "torch.sort"]
+argsorts = sorted({run[1] for run in runs if "--values" in run[2]})
+programs = [os.path.basename(run[2][0]) for run in runs[:9]]
+check(len(runs) == 9 * 8 + 6 and sorted(set(lengths)) == [1 << s for s in (3, 7, 10, 12, 14, 16,
+                                                                          18, 20)] and
+      torch_lengths == [1 << s for s in (3, 7, 10, 12, 14, 16)] and
+      argsorts == ["cub_packed_radix --values", "v15_tile4096 --values", "v9_argsort --values"]
+      and programs == ["v8_batched", "v13_any_bits", "v14_span", "v15_tile4096", "baselines",
+                       "baselines", "v9_argsort", "v15_tile4096", "baselines"] and
+      all(run[2][run[2].index("--log2") + 1] == "27" for run in runs),
+      "segment_stages: v8, v13, v14, v15 and two CUB calls on keys, three argsorts, torch.sort "
+      "up to 2^16, arrays of 8 .. 2^20 keys, 2^27 in all")
 
 print(f"{failures} failure(s)")
 sys.exit(1 if failures else 0)
