@@ -489,6 +489,13 @@ INLINE_VALUES = {
     "sass": lambda args, tour, profile: tables.sass_count(args[0], args[1], args[2]),
     # VARIANT:L:COLUMN of h100_pipes.csv.
     "pipe": lambda args, tour, profile: tables.pipe_value(args[0], int(args[1]), args[2]),
+    # NAME:KEY:ROW:L:COLUMN, one column of the row whose KEY column is ROW for arrays of L keys
+    # in the ncu_facts.py record NAME (h200_short_stages, say); and NAME:KEY:ROW:BASE:L:COLUMN,
+    # that over row BASE's.
+    "fact": lambda args, tour, profile: tables.metric_text(
+        tables.fact_rows(args[0], args[1]).get((args[2], int(args[3]))), args[4]),
+    "fact-over": lambda args, tour, profile: times_text(tables.fact_over(
+        args[0], args[1], args[2], args[3], int(args[4]), args[5])),
     # VARIANT:L:COLUMN of h100_pipes.csv over the stage's as built.
     "pipe-ratio": lambda args, tour, profile: tables.pipe_ratio(args[0], int(args[1]), args[2]),
     # KIND:L:K of h100_tops.csv (tables.top_value), and VARIANT:KERNEL:COLUMN of

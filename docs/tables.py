@@ -943,8 +943,9 @@ def item_ratio(column, segment):
 
 
 def fact_rows(name, key):
-    """{(row[key], segment): row} of h100_NAME.csv (ncu_facts.py), in recorded order."""
-    return {(row[key], int(row["segment"])): row for row in load_csv(f"h100_{name}.csv")}
+    """{(row[key], segment): row} of h100_NAME.csv (ncu_facts.py; NAME may name its GPU:
+    results_file), in recorded order."""
+    return {(row[key], int(row["segment"])): row for row in load_csv(results_file(name))}
 
 
 def fact_over(name, key, mine, base, segment, column):

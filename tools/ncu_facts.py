@@ -54,6 +54,9 @@
              keys with --values, 2^27 keys in all: for each kernel, the metrics of items and
              how busy DRAM and the L1/shared-memory pipe were, and the shared-memory bank
              conflicts. Writes OUT/top_kernels.csv.
+  short_stages  why v15_tile4096 sorts short arrays more slowly than v8_batched (chapter 19):
+             v8_batched, v14_span and v15_tile4096 on arrays of 8 and 1024 keys, 2^27 in all,
+             each kernel's metrics as pipes records them. Writes OUT/short_stages.csv.
   packed     how many kernels one cub_packed_radix sort launches, and how many of them are
              radix passes (DeviceRadixSortOnesweepKernel), for arrays of 2^10, 2^11 and 2^20
              keys and one array, 2^27 keys in all (chapter 10): its words have 32 bits more
@@ -335,6 +338,13 @@ def tops(ncu, build, runner):
     return kernel_records(ncu, runner, cases, ["--metrics", ",".join(TOPS)], TOPS)
 
 
+def short_stages(ncu, build, runner):
+    cases = [(stage, "keys", course.program_command(build, stage),
+              ["--log2", "27", "--segment", segment])
+             for segment in ("8", "1024") for stage in ("v8_batched", "v14_span", "v15_tile4096")]
+    return pipe_records(ncu, runner, cases)
+
+
 def launch_record(runner, record, row, columns, **first):
     """One launch's record: the fields `first`, its kernel, the metrics {ncu name: column} of its
     ncu row (two names may fill one column: the first that ncu printed does), then the GPU and
@@ -382,7 +392,8 @@ FACTS = {"libraries": ("library_kernels.csv", libraries),
          "directions": ("directions.csv", directions),
          "items": ("items.csv", items), "words": ("words.csv", words),
          "long_items": ("long_items.csv", long_items),
-         "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed)}
+         "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed),
+         "short_stages": ("short_stages.csv", short_stages)}
 
 
 def main():

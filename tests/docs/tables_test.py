@@ -27,7 +27,8 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 - chapter 19's run of the stages on many arrays (segment_stages_table): the fastest stage and
   the fastest rival at each length, keys alone and argsorts apart, the stage in copies of the
   GPU's own copy, the length up to which a stage wins at every length, the lengths at which a
-  stage is the fastest, and the experiments' files by GPU (results_file).
+  stage is the fastest, the experiments' files by GPU (results_file), and the values that
+  quote an ncu_facts.py record of a named GPU (fact, fact-over).
 """
 import os
 import sys
@@ -350,7 +351,20 @@ made_up = {"h200_copy.csv": [{"n": str(2**20), "sort_ms": "0.1"}, {"n": str(2**2
                    ("v15_tile4096 --values", (3, 3, 20)),
                    ("cub_packed_radix --values", (10, 10, 10)))
                for s, ms in zip((3, 10, 20), times) if ms is not None]}
+made_up["h200_short_stages.csv"] = [
+    {"stage": stage, "segment": "8", "l2_write_sectors": sectors, "duration_ns": ns}
+    for stage, sectors, ns in (("v8_batched", "16000000", "200000"),
+                               ("v15_tile4096", "32000000", "300000"))]
 tables.load_csv = lambda name: made_up.get(name, [])
+fact, fact_over = generate.INLINE_VALUES["fact"], generate.INLINE_VALUES["fact-over"]
+check(fact(["h200_short_stages", "stage", "v15_tile4096", "8", "l2_write_sectors"], None,
+           None) == "32 million" and
+      fact_over(["h200_short_stages", "stage", "v15_tile4096", "v8_batched", "8", "duration_ns"],
+                None, None) == "1.50x" and
+      fact(["h200_short_stages", "stage", "v15_tile4096", "1024", "duration_ns"], None,
+           None) == tables.NOT_MEASURED,
+      "the fact values: one column of a named GPU's record, one row over another; a length not "
+      "recorded")
 keys = tables.segment_stages_table().splitlines()
 argsorts = tables.segment_stages_table(values=True).splitlines()
 check(keys[2] == "| 2^3 (8) | 1.00 | 1.50 | 1.40 | 1.20 | 3.00 | 9.00 | 5.00 | `v8_batched` | "
