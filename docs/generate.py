@@ -431,9 +431,6 @@ INLINE_VALUES = {
     # EXPERIMENT:PROGRAM:OTHER:S, PROGRAM's time over OTHER's for arrays of 2^S keys.
     "segment-ratio": lambda args, tour, profile: times_text(
         tables.segment_ratio(args[0], args[1], args[2], int(args[3]))),
-    # NAME:PROGRAM:S, PROGRAM's time for arrays of 2^S keys in the experiment NAME.
-    "segment-ms": lambda args, tour, profile: tables.ms(
-        tables.segment_times(args[0]).get(args[1], {}).get(int(args[2]))) + " ms",
     # NAME: the copy baseline's time for 2^27 keys on the GPU that ran the experiment NAME.
     "segment-copy-ms": lambda args, tour, profile: tables.ms(
         tables.segment_copy_ms(args[0])) + " ms",
