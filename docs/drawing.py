@@ -80,9 +80,15 @@ def log_plot(series, title, y_label, colours, dashed=(), y_log=True, reference=N
 
     svg = Svg(width, height)
     svg.text(left, 24, title, 14, weight="bold")
+    # Every size gets a grid line; labels go from the largest size down, skipping a size that
+    # lies less than two doublings from the last one labelled, so that no two labels overlap.
+    labels = []
+    for q in reversed(xs):
+        if not labels or labels[-1] - q >= 2:
+            labels.append(q)
     for q in xs:
         svg.line(px(q), top, px(q), height - bottom, "#eee", 1)
-        if (x1 - q) % 2 == 0:
+        if q in labels:
             svg.text(px(q), height - bottom + 16, f"2^{q}", 10, "middle")
     values = y_ticks or ([10 ** tick for tick in range(int(y0), int(y1) + 1)] if y_log
                          else list(range(0, int(y1) + 1)))

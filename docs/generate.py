@@ -584,8 +584,16 @@ def results_figures(tour):
         {name: segments[name] for name in segment_names if name in segments},
         "Sorting 2^27 keys in arrays of L keys (H100)", "time (ms)", segment_names,
         x_label="L (keys per array)")
+    # The H200's run of the stages from v8 on (segment_stages): their keys and the rivals.
+    stage_segments = {name: sorted(times.items()) for name, times in
+                      tables.segment_times(tables.SEGMENT_STAGES).items()}
+    stage_names = tables.STAGE_KEYS + list(tables.STAGE_KEY_RIVALS)
+    stage_plot = figures.stage_plot(
+        {name: stage_segments[name] for name in stage_names if name in stage_segments},
+        "Sorting 2^27 keys in arrays of L keys: the stages from v8 on (H200)", "time (ms)",
+        stage_names, x_label="L (keys per array)")
     return {"results_time.svg": time_plot, "results_floor.svg": floor_plot,
-            "segments.svg": segment_plot}
+            "segments.svg": segment_plot, "segment_stages.svg": stage_plot}
 
 
 def expected_files(network_dump):
