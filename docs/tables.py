@@ -1090,14 +1090,18 @@ def copy_time_2e27():
     return 8 * 2**27 / (tour.copies[0] * 1e6) if tour.copies else None
 
 
-def segments_crossover(name="segments", program="v8_batched", rivals=SEGMENT_RIVALS):
-    """The largest L up to which PROGRAM is faster than the fastest rival at every L (of the
-    segments experiment, or of v9_argsort's argsort in the argsorts experiment)."""
+def segments_crossover(name="segments", program="v8_batched", rivals=SEGMENT_RIVALS,
+                       programs=None):
+    """The largest L up to which PROGRAM (or the fastest of `programs`) is faster than the
+    fastest rival at every L (of the segments experiment, of v9_argsort's argsort in the
+    argsorts experiment, or of the stages in segment_stages)."""
     times = segment_times(name)
+    programs = programs or [program]
     best = None
-    for s in sorted(times.get(program, {})):
+    for s in sorted(times.get(programs[0], {})):
+        _, mine = fastest_rival(times, s, programs)
         _, rival_ms = fastest_rival(times, s, rivals)
-        if rival_ms is None or times[program][s] >= rival_ms:
+        if rival_ms is None or mine >= rival_ms:
             break
         best = s
     return f"2^{best}" if best is not None else "no length"
@@ -1165,16 +1169,8 @@ def segment_stages_table(values=False):
 def segment_stages_faster_up_to(values=False):
     """The largest L up to which the fastest stage of segment_stages beats its fastest rival at
     every L measured, or "no length"."""
-    times = segment_times(SEGMENT_STAGES)
     stages, rivals = stage_sets(values)
-    best = None
-    for s in sorted(times.get(stages[0], {})):
-        _, stage_ms = fastest_rival(times, s, stages)
-        _, rival_ms = fastest_rival(times, s, rivals)
-        if rival_ms is None or stage_ms >= rival_ms:
-            break
-        best = s
-    return f"2^{best}" if best is not None else "no length"
+    return segments_crossover(SEGMENT_STAGES, rivals=rivals, programs=stages)
 
 
 def length_name(s):
