@@ -714,7 +714,8 @@ SEGMENT_RIVALS = {"cub_segmented": "DeviceSegmentedSort", "cub_segmented_radix":
 
 
 def fastest_rival(times, s, rivals=SEGMENT_RIVALS):
-    """(variant, ms) of the fastest rival measured for arrays of 2^s keys, or (None, None)."""
+    """(variant, ms) of the fastest of `rivals` (any programs: segment_stages asks it for the
+    fastest stage too) measured for arrays of 2^s keys, or (None, None)."""
     measured = [(times[name][s], name) for name in rivals if s in times.get(name, {})]
     return (min(measured)[1], min(measured)[0]) if measured else (None, None)
 

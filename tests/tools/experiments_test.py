@@ -107,13 +107,14 @@ runs = experiments.segment_stages(Runner())
 lengths = [int(run[2][run[2].index("--segment") + 1]) for run in runs]
 torch_lengths = [length for run, length in zip(runs, lengths) if run[1] == "torch.sort"]
 argsorts = sorted({run[1] for run in runs if "--values" in run[2]})
-programs = [os.path.basename(run[2][0]) for run in runs[:9]]
+programs = [run[2][run[2].index("--algo") + 1] if "--algo" in run[2] else
+            os.path.basename(run[2][0]) for run in runs[:9]]
 check(len(runs) == 9 * 8 + 6 and sorted(set(lengths)) == [1 << s for s in (3, 7, 10, 12, 14, 16,
                                                                           18, 20)] and
       torch_lengths == [1 << s for s in (3, 7, 10, 12, 14, 16)] and
       argsorts == ["cub_packed_radix --values", "v15_tile4096 --values", "v9_argsort --values"]
-      and programs == ["v8_batched", "v13_any_bits", "v14_span", "v15_tile4096", "baselines",
-                       "baselines", "v9_argsort", "v15_tile4096", "baselines"] and
+      and programs == ["v8_batched", "v13_any_bits", "v14_span", "v15_tile4096", "cub_segmented",
+                       "cub_packed_radix", "v9_argsort", "v15_tile4096", "cub_packed_radix"] and
       all(run[2][run[2].index("--log2") + 1] == "27" for run in runs),
       "segment_stages: v8, v13, v14, v15 and two CUB calls on keys, three argsorts, torch.sort "
       "up to 2^16, arrays of 8 .. 2^20 keys, 2^27 in all")
