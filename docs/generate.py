@@ -3,17 +3,26 @@
 
     python3 docs/generate.py --network-dump build/tools/network_dump          write them
     python3 docs/generate.py --network-dump build/tools/network_dump --check  compare only
+    python3 docs/generate.py --network-dump build/tools/network_dump --record rtx4090 \
+        --out build/docs-rtx4090              the README and chapters from another record
 
 (`meson compile -C build docs` runs the first; the docs test suite runs the second.)
 
 Nothing here is typed by hand: figures come from the reference network and the
 stages' own index functions, both printed by tools/network_dump; diffs and code excerpts come from
-the stage sources; every measured number comes from the CSV files in docs/results/
-(docs/tables.py). A generated block in a Markdown file sits between
+the stage sources; every measured number comes from one record of docs/results/ (tools/records.py,
+docs/tables.py): the default (records.DEFAULT_RECORD) or the one --record names, the rows whose
+code has changed since they were recorded left out (one line says which). A generated block in a
+Markdown file sits between
     <!-- BEGIN GENERATED name -->  and  <!-- END GENERATED name -->
-and is rewritten from scratch; everything outside the markers is prose. A block name the
-generator does not know is an error; a bug in the generator is a traceback. With --check nothing
-is written: the script lists what is out of date and exits 1, or exits 0 when all is current.
+and is rewritten from scratch; everything outside the markers is prose. A name that ends with
+" @RECORD" reads that record instead (a paragraph about one GPU's runs, whichever record the rest
+reads), and figure:NAME blocks draw a figure of the results from the record they read. A block
+name the generator does not know is an error; a bug in the generator is a traceback. With
+--check nothing is written: the script lists what is out of date and exits 1, or exits 0 when all
+is current; with --record it builds every block from that record (failing where a block cannot
+be built) without comparing: the committed files are the default record's. With --out the
+README, the chapters and the figures go under that folder instead.
 Python 3 standard library only.
 """
 import argparse
@@ -27,6 +36,7 @@ sys.path.append(os.path.join(os.path.dirname(DOCS), "tools"))
 
 import course  # noqa: E402
 import figures  # noqa: E402
+import records  # noqa: E402
 import tables  # noqa: E402
 
 ROOT = course.ROOT
@@ -248,9 +258,6 @@ def generated_blocks(tour, profile, network_dump):
             "v15_tile", sizes=[16, 20, 24, 27, 29], baseline="v15_tile4096",
             baseline_label="v15_tile4096's"),
         "v15-tile-profile": lambda: tables.span_profile_table(profile, "v15_tile4096"),
-        "h200-v15-tile": lambda: tables.experiment_table(
-            "h200_v15_tile", sizes=[16, 20, 24, 27, 29], baseline="v15_tile4096",
-            baseline_label="v15_tile4096's"),
         "segment-stages": lambda: tables.segment_stages_table(),
         "segment-stages-argsorts": lambda: tables.segment_stages_table(values=True),
         "v15-argsorts": lambda: tables.experiment_table(
@@ -399,9 +406,9 @@ INLINE_VALUES = {
     "spread-range": spread_value("spread-range"),
     "spread-max": spread_value("spread-max"),
     "neighbours": spread_value("neighbours"),
-    # EXPERIMENT: which stages' records of h100_EXPERIMENT.csv come from which day.
+    # EXPERIMENT: which stages' records of EXPERIMENT come from which day.
     "stages-by-day": lambda args, tour, profile: tables.stages_by_day(
-        tables.load_csv(f"h100_{args[0]}.csv")),
+        tables.recorded_rows(args[0])),
     # STAGE:Q:DISTRIBUTION: its time over the time on uniform keys.
     "distribution": lambda args, tour, profile: tables.ratio(
         tables.distribution_ratio(args[0], int(args[1]), args[2])),
@@ -431,9 +438,8 @@ INLINE_VALUES = {
     # EXPERIMENT:PROGRAM:OTHER:S, PROGRAM's time over OTHER's for arrays of 2^S keys.
     "segment-ratio": lambda args, tour, profile: times_text(
         tables.segment_ratio(args[0], args[1], args[2], int(args[3]))),
-    # NAME: the copy baseline's time for 2^27 keys on the GPU that ran the experiment NAME.
-    "segment-copy-ms": lambda args, tour, profile: tables.ms(
-        tables.segment_copy_ms(args[0])) + " ms",
+    # The copy baseline's time for 2^27 keys in the record.
+    "segment-copy-ms": lambda args, tour, profile: tables.ms(tables.segment_copy_ms()) + " ms",
     # NAME:PROGRAM:S:FIELD, a column of PROGRAM's record for arrays of 2^S keys (launches, ...).
     "segment-field": lambda args, tour, profile: str(
         tables.segment_field(args[0], args[1], int(args[2]), args[3])),
@@ -487,7 +493,7 @@ INLINE_VALUES = {
     # VARIANT:L:COLUMN of h100_pipes.csv.
     "pipe": lambda args, tour, profile: tables.pipe_value(args[0], int(args[1]), args[2]),
     # NAME:KEY:ROW:L:COLUMN, one column of the row whose KEY column is ROW for arrays of L keys
-    # in the ncu_facts.py record NAME (h200_short_stages, say); and NAME:KEY:ROW:BASE:L:COLUMN,
+    # in the ncu_facts.py experiment NAME (short_stages, say); and NAME:KEY:ROW:BASE:L:COLUMN,
     # that over row BASE's.
     "fact": lambda args, tour, profile: tables.metric_text(
         tables.fact_rows(args[0], args[1]).get((args[2], int(args[3]))), args[4]),
@@ -540,18 +546,114 @@ BLOCK = re.compile(r"(<!-- BEGIN GENERATED ([^\n>]+?) -->\n?)(.*?)(<!-- END GENE
 MARKER = re.compile(r"<!--\s*(?:BEGIN|END)\s+GENERATED\b[^>]*-->|<!--\s*(?:BEGIN|END)\s+GENERATED\b")
 
 
-def fill_markdown(text, blocks, tour, profile):
+class Build:
+    """What the blocks of one record are made from: the record (tables.use_record), its tour and
+    profile, and the generated blocks over them."""
+
+    def __init__(self, record, network_dump):
+        self.record = tables.use_record(record)
+        self.tour, self.profile = tables.Tour(), tables.Profile()
+        self.blocks = generated_blocks(self.tour, self.profile, network_dump)
+        # The experiments the blocks built from this record read.
+        self.asked = set()
+
+
+class Builds:
+    """One Build per record the Markdown reads: the chosen one, and those blocks name with
+    " @RECORD"; the figures that figure:NAME blocks ask for, by file."""
+
+    def __init__(self, record, network_dump):
+        self.record, self.network_dump = record, network_dump
+        self.built = {}
+        self.figures = {}
+        # The records a block of the default build falls back to, and {record: the blocks
+        # that did}.
+        self.fallbacks = ([name for name in records.FALLBACK_RECORDS if name != record]
+                          if record == records.DEFAULT_RECORD else [])
+        self.fell_back = {}
+
+    def use(self, record=None):
+        """The Build of `record` (the chosen one when None), the tables reading it."""
+        record = record or self.record
+        if record not in self.built:
+            if not os.path.exists(os.path.join(records.RESULTS, record, records.MANIFEST)):
+                raise UnknownBlock(f"@{record}: there is no record docs/results/{record}/")
+            self.built[record] = Build(record, self.network_dump)
+        build = self.built[record]
+        tables.RECORD = build.record
+        return build
+
+    def notes(self):
+        notes = [note for build in self.built.values()
+                 for note in [build.record.stale_note()] if note]
+        for other, keys in self.fell_back.items():
+            notes.append(f"note: {len(keys)} blocks read record {other} "
+                         f"({self.built[other].record.gpu()}), which has runs that record "
+                         f"{self.record} lacks (records.FALLBACK_RECORDS)")
+        return notes
+
+
+def block_text(key, build):
+    """The generated text of the block `key` (its name without a record) from one build, and
+    the figures it draws {path: svg}."""
+    if key.startswith("v:"):
+        return inline_value(key, build.tour, build.profile), {}
+    if key.startswith("code:"):
+        _, stage, function = key.split(":")
+        return code_excerpt(stage, function), {}
+    if key.startswith("figure:"):
+        return figure_block(key[len("figure:"):], build)
+    if key not in build.blocks:
+        raise UnknownBlock(key)
+    return build.blocks[key](), {}
+
+
+def attempt(key, builds, record):
+    """(text, figures, what it lacked: records.Record.shortfall, worse where it failed) of the
+    block `key` built from `record`. A
+    block that reads runs the record lacks (or left out, their code having changed) says so
+    where it fails; a block that fails on complete data is a bug, and stops the script."""
+    build = builds.use(record)
+    build.record.touched = []
+    try:
+        text, drawn = block_text(key, build)
+    except (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError):
+        missing = build.record.incomplete(build.record.touched)
+        if not missing:
+            raise
+        text, drawn = (f"{tables.NOT_MEASURED} (record {build.record.name}: no current runs of "
+                       f"{', '.join(missing)})"), {}
+        if not key.startswith("v:"):
+            text += "\n"
+        return text, drawn, (1 + len(missing), 0)
+    finally:
+        build.asked.update(build.record.touched)
+        builds.use()
+    shortfall = build.record.shortfall(build.record.touched)
+    if key.startswith("v:") and text.startswith(tables.NOT_MEASURED) and shortfall > (0, 0):
+        # A value with no run to read: which runs the record lacks.
+        text = (f"{tables.NOT_MEASURED} (record {build.record.name}: no current runs of "
+                f"{', '.join(build.record.incomplete(build.record.touched))})")
+    return text, drawn, shortfall
+
+
+def fill_markdown(text, builds):
     def replace(match):
         name = match.group(2)
-        if name.startswith("v:"):
-            return (match.group(1).rstrip("\n") + inline_value(name, tour, profile) +
-                    match.group(4))
-        if name.startswith("code:"):
-            _, stage, function = name.split(":")
-            return match.group(1) + code_excerpt(stage, function) + match.group(4)
-        if name not in blocks:
-            raise UnknownBlock(name)
-        return match.group(1) + blocks[name]() + match.group(4)
+        key, _, pinned = name.partition(" @")
+        text, drawn, missing = attempt(key, builds, pinned or None)
+        if missing > (0, 0) and not pinned:
+            # Where the record lacks runs the block reads, the fallback records' (the default
+            # build's alone, records.FALLBACK_RECORDS), if one lacks fewer.
+            for other in builds.fallbacks:
+                found = attempt(key, builds, other)
+                if found[2] < missing:
+                    text, drawn, missing = found
+                    builds.fell_back.setdefault(other, set()).add(key)
+                    break
+        builds.figures.update(drawn)
+        opening = match.group(1).rstrip("\n") if key.startswith("v:") else match.group(1)
+        return opening + text + match.group(4)
 
     unparsed = MARKER.findall(BLOCK.sub("", text))
     if unparsed:
@@ -561,43 +663,97 @@ def fill_markdown(text, blocks, tour, profile):
     return BLOCK.sub(replace, text)
 
 
-def results_figures(tour):
-    series = {}
+def record_label(build):
+    """The GPU of a build's record as a figure's title names it: the record's name, upper case."""
+    return build.record.name.upper()
+
+
+def time_figure(build):
+    tour = build.tour
     names = ["std_sort"] + course.course_stage_names() + course.DEVICE_BASELINES
+    series = {}
     for program in names:
         points = [(q, tour.time(program, q)) for q in tour.sizes() if tour.time(program, q)]
         if points:
             series[program] = points
-    time_plot = figures.stage_plot(series, "Sort time against n (H100)", "sort time (ms)", names)
+    return figures.stage_plot(series, f"Sort time against n ({record_label(build)})",
+                              "sort time (ms)", names)
+
+
+def floor_figure(build):
+    tour = build.tour
+    names = ["std_sort"] + course.course_stage_names() + course.DEVICE_BASELINES
     floors = {}
     for stage in course.course_stage_names():
         points = [(q, tour.over_floor(stage, q)) for q in tour.sizes()
                   if q >= 18 and tour.over_floor(stage, q)]
         if points:
             floors[stage] = points
-    floor_plot = figures.stage_plot(floors, "Time over the stage's own floor (dashed: at the floor)",
-                                    "time / floor", names, reference=1.0,
-                                    y_ticks=[0.5, 0.8, 1, 1.5, 2, 3, 5, 8])
+    return figures.stage_plot(floors, "Time over the stage's own floor (dashed: at the floor)",
+                              "time / floor", names, reference=1.0,
+                              y_ticks=[0.5, 0.8, 1, 1.5, 2, 3, 5, 8])
+
+
+def segments_figure(build):
     segments = {name: sorted(times.items()) for name, times in tables.segment_times().items()}
-    segment_names = ["v8_batched"] + course.SEGMENTED_BASELINES + ["torch.sort"]
-    segment_plot = figures.stage_plot(
-        {name: segments[name] for name in segment_names if name in segments},
-        "Sorting 2^27 keys in arrays of L keys (H100)", "time (ms)", segment_names,
+    names = ["v8_batched"] + course.SEGMENTED_BASELINES + ["torch.sort"]
+    return figures.stage_plot(
+        {name: segments[name] for name in names if name in segments},
+        f"Sorting 2^27 keys in arrays of L keys ({record_label(build)})", "time (ms)", names,
         x_label="L (keys per array)")
-    # The H200's run of the stages from v8 on (segment_stages): their keys and the rivals.
-    stage_segments = {name: sorted(times.items()) for name, times in
-                      tables.segment_times(tables.SEGMENT_STAGES).items()}
-    stage_names = tables.STAGE_KEYS + list(tables.STAGE_KEY_RIVALS)
-    stage_plot = figures.stage_plot(
-        {name: stage_segments[name] for name in stage_names if name in stage_segments},
-        "Sorting 2^27 keys in arrays of L keys: the stages from v8 on (H200)", "time (ms)",
-        stage_names, x_label="L (keys per array)")
-    return {"results_time.svg": time_plot, "results_floor.svg": floor_plot,
-            "segments.svg": segment_plot, "segment_stages.svg": stage_plot}
 
 
-def expected_files(network_dump):
-    tour, profile = tables.Tour(), tables.Profile()
+def segment_stages_figure(build):
+    """The stages from v8 on (segment_stages): their keys and the rivals."""
+    segments = {name: sorted(times.items()) for name, times in
+                tables.segment_times(tables.SEGMENT_STAGES).items()}
+    names = tables.STAGE_KEYS + list(tables.STAGE_KEY_RIVALS)
+    return figures.stage_plot(
+        {name: segments[name] for name in names if name in segments},
+        f"Sorting 2^27 keys in arrays of L keys: the stages from v8 on ({record_label(build)})",
+        "time (ms)", names, x_label="L (keys per array)")
+
+
+# figure:NAME blocks: the figure's file in docs/figures/, its caption, what draws it and the
+# experiment it reads (no figure where the record lacks that).
+RESULT_FIGURES = {
+    "results_time": ("Sort time against n", time_figure, "tour"),
+    "results_floor": ("Time over floor", floor_figure, "tour"),
+    "segments": ("Time against the array length", segments_figure, "segments"),
+    "segment_stages": ("The stages from v8 on against the rivals, by array length",
+                       segment_stages_figure, "segment_stages"),
+}
+
+
+def figure_block(name, build):
+    """The Markdown of a figure:NAME block and {its file: the figure drawn from the build's
+    record}."""
+    if name not in RESULT_FIGURES:
+        raise UnknownBlock(f"figure:{name}")
+    caption, draw, experiment = RESULT_FIGURES[name]
+    if not build.record.rows(experiment):
+        raise KeyError(experiment)
+    return (f"![{caption}](figures/{name}.svg)\n",
+            {os.path.join(FIGURES, f"{name}.svg"): draw(build)})
+
+
+def missing_experiments(builds):
+    """One line per record built that lacks experiments the Markdown reads, or []: which."""
+    lines = []
+    for build in builds.built.values():
+        missing = sorted(name for name in build.asked if not build.record.rows(name) and
+                         name not in build.record.stale)
+        if missing:
+            lines.append(f"note: record {build.record.name} has no runs of {', '.join(missing)}"
+                         f" (tools/record.py --record {build.record.name} records them)")
+    return lines
+
+
+def expected_files(network_dump, record=records.DEFAULT_RECORD, out=None):
+    """{path: content} of every generated file (under `out` instead of the tree, when given),
+    and the notes to print."""
+    builds = Builds(record, network_dump)
+    build = builds.use()
     files = {
         "network16.svg": figures.network_figure(network_dump),
         "kernels_v1.svg": figures.kernels_figure(network_dump, False),
@@ -610,27 +766,28 @@ def expected_files(network_dump):
         "groups.svg": figures.group_figure(network_dump),
         "span.svg": figures.span_figure(network_dump),
     }
-    if tour.rows:
-        files.update(results_figures(tour))
     files = {os.path.join(FIGURES, name): content for name, content in files.items()}
-    blocks = generated_blocks(tour, profile, network_dump)
     markdown = [os.path.join(ROOT, "README.md")] + sorted(
         os.path.join(DOCS, name) for name in os.listdir(DOCS) if name.endswith(".md"))
     for path in markdown:
         try:
-            files[path] = fill_markdown(read(path), blocks, tour, profile)
+            files[path] = fill_markdown(read(path), builds)
         except UnknownBlock as unknown:
             sys.exit(f"{os.path.relpath(path, ROOT)}: unknown generated block: {unknown}")
-    notes = []
+    files.update(builds.figures)
+    notes = builds.notes() + missing_experiments(builds)
     for stage in course.stages():
         if stage.chapter and not os.path.exists(os.path.join(DOCS, stage.chapter)):
             sys.exit(f"stages.txt names docs/{stage.chapter} for {stage.name}, which does not exist")
         if not stage.chapter:
             notes.append(f"note: {stage.name} has no chapter (stages.txt says -): the course's "
                          "tables leave it out")
-        elif tour.rows and not tour.get(stage.name, 20):
-            notes.append(f"note: {stage.name} has no recorded measurements: its table rows say "
-                         f"'{tables.NOT_MEASURED}' (tools/tour.py records them)")
+        elif build.tour.rows and not build.tour.get(stage.name, 20):
+            notes.append(f"note: {stage.name} has no measurements in record {record}: its table "
+                         f"rows say '{tables.NOT_MEASURED}' (tools/record.py records them)")
+    if out:
+        files = {os.path.join(out, os.path.relpath(path, ROOT)): content
+                 for path, content in files.items()}
     return files, notes
 
 
@@ -639,8 +796,22 @@ def main():
     parser.add_argument("--network-dump", required=True,
                         help="the network_dump program (build/tools/network_dump)")
     parser.add_argument("--check", action="store_true", help="compare, write nothing")
+    parser.add_argument("--record", default=records.DEFAULT_RECORD,
+                        help="the record the README and chapters read (docs/results/RECORD/; "
+                        f"default {records.DEFAULT_RECORD})")
+    parser.add_argument("--out", help="write the README, chapters and figures under this folder "
+                        "instead of the tree")
     arguments = parser.parse_args()
-    files, notes = expected_files(arguments.network_dump)
+    if not os.path.exists(os.path.join(records.RESULTS, arguments.record, records.MANIFEST)):
+        names = ", ".join(records.record_names()) or "none"
+        sys.exit(f"generate.py: no record docs/results/{arguments.record}/ (records: {names})")
+    files, notes = expected_files(arguments.network_dump, arguments.record, arguments.out)
+    for note in notes:
+        print(note)
+    if arguments.check and (arguments.out or arguments.record != records.DEFAULT_RECORD):
+        # The committed files are the default record's: another is built, not compared.
+        print(f"{len(files)} generated files and blocks built from record {arguments.record}")
+        return 0
     stale = []
     for path, content in files.items():
         current = read(path) if os.path.exists(path) else None
@@ -650,8 +821,6 @@ def main():
                 os.makedirs(os.path.dirname(path), exist_ok=True)
                 with open(path, "w") as file:
                     file.write(content)
-    for note in notes:
-        print(note)
     if arguments.check:
         for path in stale:
             print("out of date:", path)

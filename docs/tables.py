@@ -11,42 +11,40 @@ import subprocess
 
 import course
 import figures
+import records
 from judging import (against_all, against_previous, faster_from, faster_up_to,
                      prediction_verdict, spread_percent, stages_beat_cpu_from)
 
 DOCS = os.path.dirname(os.path.abspath(__file__))
-RESULTS = os.path.join(DOCS, "results")
-# The tour's recorded runs, and what each covers.
-TOUR_FILES = {"h100_tour.csv": "v0 .. v13, std::sort and the libraries at 2^10 .. 2^27",
-              "h100_tour_2e28.csv": "the same at 2^28",
-              "h100_tour_2e29.csv": "the same but std::sort at 2^29",
-              "h100_tour_v14.csv": "v14, added later, at 2^10 .. 2^29",
-              "h100_tour_v15.csv": "v15 and v16, added later still, at 2^10 .. 2^29"}
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
-# The GPUs the records name in their file names: h100_NAME.csv, the course's GPU, unless NAME
-# names another (h200_segment_stages: an experiment run on one H200).
-RECORDED_GPUS = ("h100", "h200", "h200x2")
+# The record the tables read (records.Record): docs/generate.py chooses it with use_record.
+RECORD = None
 
 
-def results_file(name):
-    """The file of the experiment `name`'s records: NAME.csv where NAME starts with its GPU,
-    else h100_NAME.csv."""
-    return f"{name}.csv" if name.split("_")[0] in RECORDED_GPUS else f"h100_{name}.csv"
+def use_record(name):
+    """Makes the tables read the record `name` (docs/results/NAME/) and returns it."""
+    global RECORD
+    RECORD = records.Record(name)
+    return RECORD
+
+
+def recorded_rows(experiment):
+    """The rows of `experiment` in the record the tables read, those of code that has changed
+    since left out (records.Record.rows); [] where it was not recorded."""
+    return RECORD.rows(experiment)
+
+
+def data_files(*experiments):
+    """'`docs/results/h200/segments.csv`, ...': the files of the record that hold the
+    experiments' rows."""
+    return ", ".join(f"`{path}`" for experiment in experiments
+                     for path in RECORD.files(experiment)) or "(not recorded)"
 
 
 def experiment_tool(name):
-    """The command that records the experiment `name` (its GPU, if named, left out)."""
-    gpu = name.split("_")[0]
-    return "tools/experiments.py " + (name[len(gpu) + 1:] if gpu in RECORDED_GPUS else name)
-
-
-def load_csv(name):
-    path = os.path.join(RESULTS, name)
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="") as file:
-        return list(csv.DictReader(file))
+    """The command that records the experiment `name`."""
+    return f"tools/experiments.py {name}"
 
 
 def spoken_list(words):
@@ -126,8 +124,10 @@ class Tour:
     run measured (copy_gb_s), and its floor uses that."""
 
     def __init__(self):
-        self.files = [name for name in TOUR_FILES if load_csv(name)]
-        self.rows = [row for name in self.files for row in load_csv(name)]
+        self.rows = recorded_rows("tour")
+        # The tour's runs (the record's chunks of it) that left rows to quote.
+        self.runs = [chunk for name, chunk in RECORD.chunks("tour")
+                     if any(row["chunk"] == name for row in self.rows)]
         self.by_key = {}
         self.copies = []
         for row in self.rows:
@@ -140,6 +140,7 @@ class Tour:
         return sorted({q for (_, q) in self.by_key})
 
     def get(self, program, q):
+        recorded_rows("tour")
         return self.by_key.get((program, q))
 
     def time(self, program, q):
@@ -170,18 +171,17 @@ class Tour:
 
     def source(self):
         if not self.rows:
-            return "(no tour recorded yet: run tools/tour.py on a GPU)"
+            return "(no tour recorded yet: run tools/record.py on a GPU)"
         copies = spoken_list([f"{copy:.0f}" for copy in self.copies])
         days = {row.get("date") for row in self.rows}
         count = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven",
-                 8: "Eight"}.get(len(self.files), str(len(self.files)))
+                 8: "Eight"}.get(len(self.runs), str(len(self.runs)))
         runs = (f"{count} runs{' the same day' if len(days) == 1 else ''}: " +
-                "; ".join(TOUR_FILES[name] for name in self.files) + ". "
-                if len(self.files) > 1 else "")
-        return (recorded(self.rows, "tools/tour.py") + "; data: " +
-                ", ".join(f"`docs/results/{name}`" for name in self.files) + ". " + runs +
-                f"Median of the timed runs after one warm-up; copy bandwidth {copies} GB/s, "
-                "measured in the same run as the sorts it is set against.")
+                "; ".join(chunk["covers"] for chunk in self.runs) + ". "
+                if len(self.runs) > 1 else "")
+        return (recorded(self.rows, "tools/tour.py") + "; data: " + data_files("tour") + ". " +
+                runs + f"Median of the timed runs after one warm-up; copy bandwidth {copies} "
+                "GB/s, measured in the same run as the sorts it is set against.")
 
 
 def stage_table(tour, stage, previous):
@@ -335,7 +335,7 @@ def totals(tour):
 
 
 def transfers_table():
-    rows = load_csv("h100_transfers.csv")
+    rows = recorded_rows("transfers")
     if not rows:
         return NOT_MEASURED + "\n"
     body = [[row["memory"], row["direction"].replace("_", " "),
@@ -344,12 +344,12 @@ def transfers_table():
     return (table(["host memory", "direction", "size", "ms", "GB/s"], body,
                   ["l", "l", "r", "r", "r"]) + "\n" +
             recorded(rows, "tools/transfers.cu") +
-            f" (median of {rows[0]['reps']} copies after one warm-up); data: "
-            "`docs/results/h100_transfers.csv`.\n")
+            f" (median of {rows[0]['reps']} copies after one warm-up); data: " +
+            data_files("transfers") + ".\n")
 
 
 def banks_table(stages):
-    rows = load_csv("h100_bank_conflicts.csv")
+    rows = recorded_rows("bank_conflicts")
     body = [[f"`{row['stage']}`", f"`{row['kernel']}`", row["shared_store_instructions"],
              row["shared_store_wavefronts"], row["store_bank_conflicts"],
              row["shared_load_instructions"], row["shared_load_wavefronts"],
@@ -359,8 +359,8 @@ def banks_table(stages):
                    "shared loads", "load wavefronts", "load conflicts"], body,
                   ["l", "l"] + ["r"] * 6) + "\n" +
             recorded(rows, "tools/measure_banks.py") +
-            f", first launch of each kernel at n = {rows[0]['n']} keys; data: "
-            "`docs/results/h100_bank_conflicts.csv`. Instructions are warp instructions "
+            f", first launch of each kernel at n = {rows[0]['n']} keys; data: " +
+            data_files("bank_conflicts") + ". Instructions are warp instructions "
             "(`smsp__sass_inst_executed_op_shared_st/ld.sum`); wavefronts are the passes the "
             "shared-memory pipeline made for them "
             "(`l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st/ld.sum`); conflicts are "
@@ -368,9 +368,9 @@ def banks_table(stages):
 
 
 def sass_counts():
-    """{(program, kernel): {instruction: count}} of h100_sass_memory.csv (measure_banks.py
+    """{(program, kernel): {instruction: count}} of the record's sass_memory (measure_banks.py
     --sass-csv), and its rows."""
-    rows = load_csv("h100_sass_memory.csv")
+    rows = recorded_rows("sass_memory")
     counts = {}
     for row in rows:
         counts.setdefault((row["stage"], row["kernel"]), {})[row["instruction"]] = row["count"]
@@ -391,7 +391,7 @@ def sass_table(kernel, stages, opcodes):
     return (table([f"{kernel} of"] + [f"`{op}`" for op in opcodes], body) +
             f"\nInstructions in the machine code of `{kernel}` (each counted once however often "
             f"it runs), from `cuobjdump -sass` of the measured build ({rows[0]['gpu']}, "
-            f"{record_days(shown)}; data: `docs/results/h100_sass_memory.csv`).\n")
+            f"{record_days(shown)}; data: {data_files('sass_memory')}).\n")
 
 
 def sass_kernels_table(stages, kernels, opcodes):
@@ -406,19 +406,27 @@ def sass_kernels_table(stages, kernels, opcodes):
                   ["l", "l"] + ["r"] * len(opcodes)) +
             f"\nInstructions in the machine code of each kernel (each counted once however often "
             f"it runs), from `cuobjdump -sass` of the measured builds ({rows[0]['gpu']}, "
-            f"{record_days(shown)}; data: `docs/results/h100_sass_memory.csv`).\n")
+            f"{record_days(shown)}; data: {data_files('sass_memory')}).\n")
 
 
-# The H100's (sm_90's) per-multiprocessor limits that bound how many warps stay resident: the
-# CUDA C++ Programming Guide, "Technical Specifications per Compute Capability" (9.0): 65536
-# 32-bit registers, 64 warps; registers are given to a warp in units of 256.
-SM90_REGISTERS, SM90_WARPS, REGISTER_UNIT = 65536, 64, 256
+# Per-multiprocessor limits that bound how many warps stay resident, by compute capability: the
+# CUDA C++ Programming Guide, "Technical Specifications per Compute Capability": 65536 32-bit
+# registers on each, given to a warp in units of 256, and at most this many resident warps.
+RESIDENT_WARPS = {"75": 32, "80": 64, "86": 48, "87": 48, "89": 48, "90": 64, "100": 64,
+                  "120": 48}
+SM_REGISTERS, REGISTER_UNIT = 65536, 256
+
+
+def record_arch():
+    """The compute capability the record's registers were compiled for ('90'), or None."""
+    rows = recorded_rows("registers")
+    return rows[0]["arch"].replace("sm_", "") if rows else None
 
 
 def registers(stage, kernel, column="registers"):
     """The registers per thread of a stage's kernel (multistep<k> for one number of steps), or
     another column of its record (spill_bytes), as tools/registers.py recorded them, or None."""
-    for row in load_csv("sm90_registers.csv"):
+    for row in recorded_rows("registers"):
         if row["stage"] == stage and row["kernel"] == kernel:
             return int(row[column])
     return None
@@ -426,53 +434,57 @@ def registers(stage, kernel, column="registers"):
 
 def multistep_block_threads():
     """The threads of a multistep block (kThreadsPerBlock, which v7 keeps from v6), as Nsight
-    Compute recorded v7's multistep launches (docs/results/h100_occupancy.csv), or None."""
-    found = {int(float(row["block_threads"])) for row in load_csv("h100_occupancy.csv")
+    Compute recorded v7's multistep launches (the record's occupancy), or None."""
+    found = {int(float(row["block_threads"])) for row in recorded_rows("occupancy")
              if row["kernel"] == "multistep"}
     if len(found) > 1:
         raise ValueError(f"multistep launches of several block sizes: {sorted(found)}")
     return found.pop() if found else None
 
 
-def resident_warps(registers_per_thread, block_threads):
-    """Warps one multiprocessor keeps resident when registers are the only limit, in whole
-    blocks of block_threads threads."""
+def resident_warps(registers_per_thread, block_threads, arch="90"):
+    """Warps one multiprocessor of compute capability `arch` keeps resident when registers are
+    the only limit, in whole blocks of block_threads threads."""
     per_warp = -(-registers_per_thread * 32 // REGISTER_UNIT) * REGISTER_UNIT
     warps_per_block = block_threads // 32
-    blocks = min(SM90_REGISTERS // per_warp, SM90_WARPS) // warps_per_block
+    blocks = min(SM_REGISTERS // per_warp, RESIDENT_WARPS[arch]) // warps_per_block
     return blocks * warps_per_block
 
 
 def registers_table(stage):
     """multistep<k> of a stage: registers per thread, keys per thread, and the warps that stay
     resident on a multiprocessor."""
-    rows = load_csv("sm90_registers.csv")
+    rows = recorded_rows("registers")
     block_threads = multistep_block_threads()
+    arch = record_arch()
+    if block_threads is None or arch not in RESIDENT_WARPS:
+        return NOT_MEASURED + "\n"
     body = []
     for steps in range(1, 7):
         count = registers(stage, f"multistep<{steps}>")
         if count is None:
             continue
         body.append([f"`multistep<{steps}>`", str(1 << steps), str(count),
-                     str(resident_warps(count, block_threads))])
-    if not body or block_threads is None:
+                     str(resident_warps(count, block_threads, arch))])
+    if not body:
         return NOT_MEASURED + "\n"
     first = rows[0]
     return (table(["kernel", "keys per thread", "registers per thread",
                    "warps resident per multiprocessor"], body) +
             f"\nRegisters as `nvcc {first['nvcc']} -Xptxas -v` reports them for {first['arch']}, "
-            f"recorded by `tools/registers.py` on {first['date']} (data: "
-            "`docs/results/sm90_registers.csv`); resident warps from the H100's 65536 registers "
-            "and 64 warps per multiprocessor (CUDA C++ Programming Guide, compute capability "
-            "9.0), registers given out 256 at a time, in whole blocks of "
+            f"recorded by `tools/registers.py` on {first['date']} (data: " +
+            data_files("registers") + f"); resident warps from the {SM_REGISTERS} registers "
+            f"and {RESIDENT_WARPS[arch]} warps per multiprocessor of compute capability "
+            f"{arch[:-1]}.{arch[-1]} (CUDA C++ Programming Guide), registers given out "
+            f"{REGISTER_UNIT} at a time, in whole blocks of "
             f"{block_threads} threads (the block size Nsight Compute recorded for the multistep "
-            "launches, `docs/results/h100_occupancy.csv`).\n")
+            "launches, " + data_files("occupancy") + ").\n")
 
 
 def words_registers_table(stage="v12_key_words"):
     """Each in-block kernel and multistep<k> of the stage built for 64-bit items and for 32-bit
     words (tools/registers.py): registers per thread and shared memory per block."""
-    rows = {row["kernel"]: row for row in load_csv("sm90_registers.csv") if row["stage"] == stage}
+    rows = {row["kernel"]: row for row in recorded_rows("registers") if row["stage"] == stage}
     body = []
     for kernel in ["block_sort", "block_merge"] + [f"multistep<{k}>" for k in range(1, 7)]:
         item, word = rows.get(kernel), rows.get(f"{kernel} (32-bit words)")
@@ -486,7 +498,7 @@ def words_registers_table(stage="v12_key_words"):
                    "shared bytes, words"], body) +
             f"\nRegisters per thread and shared memory per block as `nvcc {first['nvcc']} "
             f"-Xptxas -v` reports them for {first['arch']}, recorded by `tools/registers.py` on "
-            f"{first['date']} (data: `docs/results/sm90_registers.csv`).\n")
+            f"{first['date']} (data: {data_files('registers')}).\n")
 
 
 def lower_partner_examples(network_dump):
@@ -508,12 +520,18 @@ def lower_partner_examples(network_dump):
 
 
 class Profile:
-    """docs/results/h100_kernel_times.csv (every launch of one sort) and
-    h100_kernel_metrics.csv (the first launch and the last merge, with their metrics)."""
+    """The record's kernel_times (every launch of one sort) and kernel_metrics (the first launch
+    and the last merge, with their metrics), from tools/profile_kernels.py."""
 
-    def __init__(self):
-        self.times = load_csv("h100_kernel_times.csv")
-        self.metrics = load_csv("h100_kernel_metrics.csv")
+    # Read through the record on each use, so that a block that reads them is known to
+    # (records.Record.touched).
+    @property
+    def times(self):
+        return recorded_rows("kernel_times")
+
+    @property
+    def metrics(self):
+        return recorded_rows("kernel_metrics")
 
     def launches(self, stage, q):
         return [row for row in self.times if row["stage"] == stage and log2(row["n"]) == q]
@@ -541,8 +559,8 @@ class Profile:
     def source(self):
         return (recorded(self.metrics or self.times, "tools/profile_kernels.py") +
                 " with Nsight Compute (`--clock-control none --cache-control none`), the second "
-                "of two sorts; data: `docs/results/h100_kernel_times.csv`, "
-                "`docs/results/h100_kernel_metrics.csv`. A copy is the time the copy baseline "
+                "of two sorts; data: " + data_files("kernel_times") + ", " +
+                data_files("kernel_metrics") + ". A copy is the time the copy baseline "
                 "takes to read and write the same keys, measured in the same run.")
 
 
@@ -663,7 +681,7 @@ def written_table(profile, stage, q, kernel):
 def experiment_table(name, sizes=HEADLINE_SIZES, baseline=None, baseline_label=None):
     """Sort time of each variant of an experiment at each size, and the ratio to `baseline`
     (named `baseline_label` in the header, or by its variant's name)."""
-    rows = load_csv(results_file(name))
+    rows = recorded_rows(name)
     if not rows:
         return NOT_MEASURED + "\n"
     variants = list(dict.fromkeys(row["variant"] for row in rows))
@@ -687,12 +705,12 @@ def experiment_table(name, sizes=HEADLINE_SIZES, baseline=None, baseline_label=N
         label = baseline_label or f"{baseline}'s"
         header.append(f"time at 2^{measured[-1]} / {label}")
     return (table(header, body) + "\n" + recorded(rows, experiment_tool(name)) +
-            f"; data: `docs/results/{results_file(name)}`. Median of the timed runs after one "
+            f"; data: {data_files(name)}. Median of the timed runs after one "
             "warm-up, every run checked against std::sort.\n")
 
 
 def experiment_time(name, variant, q, segment=None):
-    for row in load_csv(results_file(name)):
+    for row in recorded_rows(name):
         if row["variant"] == variant and log2(row["n"]) == q and (
                 segment is None or int(row["segment"]) == segment):
             return float(row["sort_ms"])
@@ -702,7 +720,7 @@ def experiment_time(name, variant, q, segment=None):
 def segment_times(name="segments"):
     """program -> {log2 L: ms} from the segments experiment (or v8_mapping's variants)."""
     found = {}
-    for row in load_csv(results_file(name)):
+    for row in recorded_rows(name):
         found.setdefault(row["variant"], {})[log2(row["segment"])] = float(row["sort_ms"])
     return found
 
@@ -721,7 +739,7 @@ def fastest_rival(times, s, rivals=SEGMENT_RIVALS):
 
 
 def segments_table():
-    rows = load_csv("h100_segments.csv")
+    rows = recorded_rows("segments")
     if not rows:
         return NOT_MEASURED + "\n"
     times = segment_times()
@@ -740,17 +758,17 @@ def segments_table():
         f"{name} ms" for name in SEGMENT_RIVALS.values()] + ["fastest rival", "rival / v8"]
     return (table(header, body) + "\n" +
             recorded(rows, "tools/experiments.py segments") +
-            "; data: `docs/results/h100_segments.csv`. 2^27 keys in all, uniform over int32 "
+            "; data: " + data_files("segments") + ". 2^27 keys in all, uniform over int32 "
             "(torch.sort's drawn by torch's own generator); median of 5 timed runs after one "
             "warm-up (1 for DeviceSegmentedRadixSort with L <= 64, which takes seconds), every "
             "array of every run checked (against std::sort; torch.sort's rows for order and "
             "permutation). torch.sort also returns every key's index (int64), and runs up to "
             "2^16 keys per array only (-). A copy is one read and write of the 2^27 keys at "
-            "the copy bandwidth of the tour (h100_tour.csv).\n")
+            "the copy bandwidth of the tour.\n")
 
 
 def argsorts_table():
-    rows = load_csv("h100_argsorts.csv")
+    rows = recorded_rows("argsorts")
     if not rows:
         return NOT_MEASURED + "\n"
     times = segment_times("argsorts")
@@ -763,7 +781,7 @@ def argsorts_table():
     header = ["array length L"] + [f"{name} ms" for name in names.values()] + ["fastest"]
     return (table(header, body) + "\n" +
             recorded(rows, "tools/experiments.py argsorts") +
-            "; data: `docs/results/h100_argsorts.csv`. 2^27 keys in all, uniform over int32; "
+            "; data: " + data_files("argsorts") + ". 2^27 keys in all, uniform over int32; "
             "each key's value is its position in its array (int32; torch.sort's indices are "
             "int64), written by the timed code; median of 5 timed runs after one warm-up; the "
             "keys of every run checked against std::sort and the indices for pointing at them "
@@ -779,7 +797,7 @@ ARGSORT_RIVALS = {"cub_segmented": "DeviceSegmentedSort::SortPairs",
 def argsort_stage_table(largest=12):
     """v9_argsort's argsort against v8's keys and against the fastest library argsort, for
     arrays of up to 2^largest keys."""
-    rows = load_csv("h100_argsorts.csv")
+    rows = recorded_rows("argsorts")
     times = segment_times("argsorts")
     stage = times.get("v9_argsort", {})
     if not stage:
@@ -796,7 +814,7 @@ def argsort_stage_table(largest=12):
               "--values / v8 keys", "fastest library argsort, ms", "its time / v9's"]
     return (table(header, body) + "\n" +
             recorded(rows, "tools/experiments.py argsorts") +
-            "; data: `docs/results/h100_argsorts.csv`. 2^27 keys in all, uniform over int32; "
+            "; data: " + data_files("argsorts") + ". 2^27 keys in all, uniform over int32; "
             "median of 5 timed runs after one warm-up, all programs in one run; every run's keys "
             "checked against std::sort and its indices for pointing at them. v9 keys is "
             "v9_argsort without --values.\n")
@@ -806,7 +824,7 @@ def word_argsorts_table():
     """The lab's argsorts, tools/word_argsort (two sorts of 32-bit words) and tools/rank_argsort
     (a sort of the keys, then a search), against v9's argsort, v8's keys and torch.sort, all from
     the word_argsorts experiment (one run)."""
-    rows = load_csv("h100_word_argsorts.csv")
+    rows = recorded_rows("word_argsorts")
     times = segment_times("word_argsorts")
     words, ranks = times.get("word_argsort", {}), times.get("rank_argsort", {})
     if not words:
@@ -826,7 +844,7 @@ def word_argsorts_table():
               "torch.sort ms", "torch.sort / word_argsort", "torch.sort / rank_argsort"]
     return (table(header, body) + "\n" +
             recorded(rows, "tools/experiments.py word_argsorts") +
-            "; data: `docs/results/h100_word_argsorts.csv`. 2^27 keys in all, uniform over int32 "
+            "; data: " + data_files("word_argsorts") + ". 2^27 keys in all, uniform over int32 "
             "(torch.sort's drawn by torch's own generator); median of 5 timed runs after one "
             "warm-up, all programs in one run; every run's keys checked against std::sort and its "
             "indices for pointing at them (torch.sort's rows for order and permutation). v8 keys "
@@ -873,9 +891,9 @@ UNDER_NCU = "under Nsight Compute (clocks and caches left as they are)"
 
 
 def item_rows():
-    """{(stage, variant, segment): row} of h100_items.csv."""
+    """{(stage, variant, segment): row} of the record's items."""
     return {(row["stage"], row["variant"], int(row["segment"])): row
-            for row in load_csv("h100_items.csv")}
+            for row in recorded_rows("items")}
 
 
 ITEM_CASES = [("v8_batched", "8 keys per thread"), ("v9_argsort", "keys"),
@@ -903,7 +921,7 @@ def items_table():
               "shared wavefronts (millions)"]
     return (table(header, body) + "\n" +
             recorded(list(rows.values()), "tools/ncu_facts.py items") +
-            "; data: `docs/results/h100_items.csv`. 2^27 keys, one launch (block_sort) per sort; "
+            "; data: " + data_files("items") + ". 2^27 keys, one launch (block_sort) per sort; "
             f"the second sort's launch, {UNDER_NCU}.\n")
 
 
@@ -928,13 +946,13 @@ def metric_text(row, column):
 
 
 def item_value(stage, variant, segment, column):
-    """One column of h100_items.csv."""
+    """One column of the record's items."""
     return metric_text(item_rows().get((stage, variant, segment)), column)
 
 
 def item_ratio(column, segment):
     """v9_argsort's keys over v8_batched's keys with v9's mapping (8 a thread) in one column of
-    h100_items.csv."""
+    the record's items."""
     rows = item_rows()
     new = rows.get(("v9_argsort", "keys", segment))
     old = rows.get(("v8_batched", "8 keys per thread", segment))
@@ -944,13 +962,13 @@ def item_ratio(column, segment):
 
 
 def fact_rows(name, key):
-    """{(row[key], segment): row} of h100_NAME.csv (ncu_facts.py; NAME may name its GPU:
-    results_file), in recorded order."""
-    return {(row[key], int(row["segment"])): row for row in load_csv(results_file(name))}
+    """{(row[key], segment): row} of the record's experiment NAME (ncu_facts.py), in recorded
+    order."""
+    return {(row[key], int(row["segment"])): row for row in recorded_rows(name)}
 
 
 def fact_over(name, key, mine, base, segment, column):
-    """Row `mine`'s value in one column of h100_NAME.csv over row `base`'s (rows named by their
+    """Row `mine`'s value in one column of the record's NAME over row `base`'s (rows named by their
     `key` column), for arrays of `segment` keys; None where either is missing."""
     rows = fact_rows(name, key)
     row, other = rows.get((mine, segment)), rows.get((base, segment))
@@ -958,19 +976,19 @@ def fact_over(name, key, mine, base, segment, column):
 
 
 def word_value(stage, column, segment):
-    """One column of h100_words.csv (ncu_facts.py words), as the prose quotes it."""
+    """One column of the record's words (ncu_facts.py words), as the prose quotes it."""
     return metric_text(fact_rows("words", "stage").get((stage, segment)), column)
 
 
 def word_ratio(stage, column, segment):
-    """A stage's (or word_argsort's) value in one column of h100_words.csv over v8_batched's keys
+    """A stage's (or word_argsort's) value in one column of the record's words over v8_batched's keys
     there, for arrays of `segment` keys: '2.1x'."""
     over = fact_over("words", "stage", stage, "v8_batched", segment, column)
     return NOT_MEASURED if over is None else f"{over:.1f}x"
 
 
 def word_issue_ratio(stage, segment):
-    """What a stage's (or a lab program's) instructions and issue rate in h100_words.csv predict
+    """What a stage's (or a lab program's) instructions and issue rate in the record's words predict
     for its time over v8_batched's keys: the instructions over v8's, divided by the share of
     cycles that issued an instruction over v8's. '2.4x'."""
     instructions = fact_over("words", "stage", stage, "v8_batched", segment, "instructions")
@@ -981,11 +999,11 @@ def word_issue_ratio(stage, segment):
 
 def long_items(variant, kernel, stage="v13_any_bits"):
     """The launches of `kernel` in the sort of one long array by v13_any_bits (or its variant
-    `stage`), keys alone or keys and indices (`variant`, h100_long_items.csv): their count,
+    `stage`), keys alone or keys and indices (`variant`, the record's long_items): their count,
     total time (ns), DRAM bytes, the time-weighted share of DRAM busy, the means of achieved
     occupancy, issue rate and waits (cycles per issued instruction), and the registers a
     thread; None if not recorded."""
-    rows = [row for row in load_csv("h100_long_items.csv")
+    rows = [row for row in recorded_rows("long_items")
             if row["stage"] == stage and row["variant"] == variant and row["kernel"] == kernel]
     if not rows:
         return None
@@ -1030,21 +1048,21 @@ def long_items_ratio(kernel, what, stage="v13_any_bits"):
 
 
 def pipe_rows():
-    """{(variant, segment): row} of h100_pipes.csv (ncu_facts.py pipes), in recorded order."""
+    """{(variant, segment): row} of the record's pipes (ncu_facts.py pipes), in recorded order."""
     return fact_rows("pipes", "variant")
 
 
 def pipe_value(variant, segment, column):
-    """One column of h100_pipes.csv, as the prose quotes it."""
+    """One column of the record's pipes, as the prose quotes it."""
     return metric_text(pipe_rows().get((variant, segment)), column)
 
 
 def pipe_ratio(variant, segment, column):
-    """A variant's value in one column of h100_pipes.csv over the stage's as built."""
+    """A variant's value in one column of the record's pipes over the stage's as built."""
     return ratio(fact_over("pipes", "variant", variant, "as built", segment, column))
 
 
-# The shares of h100_pipes.csv that pipes_table shows, in its columns' order.
+# The shares of the record's pipes that pipes_table shows, in its columns' order.
 PIPE_SHARES = ("alu_pipe_pct", "fma_heavy_pipe_pct", "lsu_pipe_pct", "issue_active_pct",
                "achieved_occupancy_pct")
 
@@ -1054,7 +1072,7 @@ def pipes_table():
     per thread, with lane steps traded for shared memory, capped at 40 registers so that six
     blocks fit an SM, and storing its tile straight from the registers: the sort's time
     (experiments.py v8_pipes) and, from Nsight Compute, what the launch issued, which pipes it
-    kept busy and how many warps it kept resident. One row per record of h100_pipes.csv whose
+    kept busy and how many warps it kept resident. One row per record of the record's pipes whose
     variant v8_pipes also times."""
     rows = pipe_rows()
     times = segment_times("v8_pipes")
@@ -1076,8 +1094,8 @@ def pipes_table():
               "achieved occupancy"]
     return (table(header, body) + "\n" +
             recorded(list(rows.values()), "tools/ncu_facts.py pipes") +
-            " and `tools/experiments.py v8_pipes`; data: `docs/results/h100_pipes.csv`, "
-            "`docs/results/h100_v8_pipes.csv`. 2^27 keys in all. Sort ms: median of 5 timed runs "
+            " and `tools/experiments.py v8_pipes`; data: " + data_files("pipes") + ", " +
+            data_files("v8_pipes") + ". 2^27 keys in all. Sort ms: median of 5 timed runs "
             "after one warm-up, every array checked. The rest: the second sort's block_sort "
             f"{UNDER_NCU}; busy is the share of the pipe's peak rate over the launch's active "
             "cycles (the LSU pipe issues shared-memory accesses, shuffles and barriers), cycles "
@@ -1108,9 +1126,9 @@ def segments_crossover(name="segments", program="v8_batched", rivals=SEGMENT_RIV
     return f"2^{best}" if best is not None else "no length"
 
 
-# The H200's run of the stages from v8 on, on many arrays (tools/experiments.py segment_stages):
+# The stages from v8 on, on many arrays (tools/experiments.py segment_stages):
 # the stages whose passes differ, keys alone and argsorts, each set with its rivals.
-SEGMENT_STAGES = "h200_segment_stages"
+SEGMENT_STAGES = "segment_stages"
 STAGE_KEYS = ["v8_batched", "v13_any_bits", "v14_span", "v15_tile4096"]
 STAGE_ARGSORTS = ["v9_argsort --values", "v15_tile4096 --values"]
 STAGE_KEY_RIVALS = {"cub_segmented": "DeviceSegmentedSort",
@@ -1124,19 +1142,17 @@ def stage_sets(values):
     return (STAGE_ARGSORTS, STAGE_ARGSORT_RIVALS) if values else (STAGE_KEYS, STAGE_KEY_RIVALS)
 
 
-def segment_copy_ms(name=SEGMENT_STAGES):
-    """The copy baseline's time for 2^27 keys on the GPU of the experiment `name`
-    (GPU_copy.csv, recorded by tools/experiments.py copy on the same machine), or None."""
-    gpu = results_file(name).split("_")[0]
-    times = [float(row["sort_ms"]) for row in load_csv(f"{gpu}_copy.csv")
-             if int(row["n"]) == 2**27]
+def segment_copy_ms():
+    """The copy baseline's time for 2^27 keys in the record (tools/experiments.py copy, on the
+    same GPU as the record's other runs), or None."""
+    times = [float(row["sort_ms"]) for row in recorded_rows("copy") if int(row["n"]) == 2**27]
     return times[0] if times else None
 
 
 def segment_stages_table(values=False):
     """Each stage of segment_stages (keys alone, or with `values` the argsorts) and each rival,
     the fastest stage in copies of the array, and how long the fastest rival takes against it."""
-    rows = load_csv(results_file(SEGMENT_STAGES))
+    rows = recorded_rows(SEGMENT_STAGES)
     if not rows:
         return NOT_MEASURED + "\n"
     times = segment_times(SEGMENT_STAGES)
@@ -1158,13 +1174,13 @@ def segment_stages_table(values=False):
     what = "with `--values`, each key's position in its array (int32) written too" if values \
         else "keys alone"
     return (table(header, body) + "\n" + recorded(rows, experiment_tool(SEGMENT_STAGES)) +
-            f"; data: `docs/results/{results_file(SEGMENT_STAGES)}`. 2^27 int32 keys in all, "
+            f"; data: {data_files(SEGMENT_STAGES)}. 2^27 int32 keys in all, "
             f"uniform, {what} (torch.sort returns each key's index as int64 in both tables, and "
             "ran up to 2^16 keys per array only: -); median of 5 timed runs after one warm-up, "
             "every array of every run checked against std::sort, every index for pointing at an "
             "equal input key (torch.sort's rows for order and permutation). A copy is the copy "
             "baseline's time for the 2^27 keys on the same GPU, "
-            f"`docs/results/{results_file(SEGMENT_STAGES).split('_')[0]}_copy.csv`.\n")
+            f"{data_files('copy')}.\n")
 
 
 def segment_stages_faster_up_to(values=False):
@@ -1190,7 +1206,7 @@ def segment_stages_fastest_at(program, values=False):
 
 def segment_field(name, program, s, field):
     """A column of PROGRAM's record for arrays of 2^s keys in the experiment `name`."""
-    for row in load_csv(results_file(name)):
+    for row in recorded_rows(name):
         if row["variant"] == program and log2(row["segment"]) == s:
             return row[field]
     return None
@@ -1210,7 +1226,7 @@ def mapping_ratio(s, name="v8_mapping", variant=1):
 def mapping_table(name="v8_mapping"):
     """Every variant of a mapping experiment for every array length, and each one's time over
     the first's, the stage as built."""
-    rows = load_csv(f"h100_{name}.csv")
+    rows = recorded_rows(name)
     if not rows:
         return NOT_MEASURED + "\n"
     times = segment_times(name)
@@ -1226,7 +1242,7 @@ def mapping_table(name="v8_mapping"):
     return (table(["array length"] + [f"{v} ms" for v in variants] +
                   [f"{ordinals[i]} / first" for i in range(len(variants) - 1)], body) + "\n" +
             recorded(rows, f"tools/experiments.py {name}") +
-            f"; data: `docs/results/h100_{name}.csv`. 2^27 keys in all, median of 5 timed "
+            f"; data: {data_files(name)}. 2^27 keys in all, median of 5 timed "
             "runs after one warm-up, every array checked.\n")
 
 
@@ -1237,7 +1253,7 @@ def flips_table(kind):
     v9_directions) or 'mirrored' (the network's mirrored form; v8_mirrored and v9_mirrored):
     both times for every array length, and each variant's over its stage's."""
     names = (f"v8_{kind}", f"v9_{kind}")
-    rows = load_csv(f"h100_{names[0]}.csv") + load_csv(f"h100_{names[1]}.csv")
+    rows = recorded_rows(names[0]) + recorded_rows(names[1])
     if not rows:
         return NOT_MEASURED + "\n"
     times = {name: list(segment_times(name).values()) for name in names}
@@ -1253,12 +1269,12 @@ def flips_table(kind):
                    "v9 --values flips ms", f"v9 --values {kind} ms",
                    f"v9 {kind} / flips"], body) + "\n" +
             recorded(rows, f"tools/experiments.py {names[0]} {names[1]}") +
-            f"; data: `docs/results/h100_{names[0]}.csv`, `docs/results/h100_{names[1]}.csv`."
+            f"; data: {data_files(*names)}."
             " 2^27 keys in all, median of 5 timed runs after one warm-up, every array checked."
             " Each stage was measured against its variant in one run.\n")
 
 
-# The variants of h100_directions.csv by the short names the prose gives them.
+# The variants of the record's directions by the short names the prose gives them.
 DIRECTION_VARIANTS = {"flips": "flips (as built)", "directions": course.DIRECTIONS,
                       "mirrored": course.MIRRORED}
 
@@ -1266,8 +1282,8 @@ DIRECTION_VARIANTS = {"flips": "flips (as built)", "directions": course.DIRECTIO
 def direction_row(stage, variant, segment):
     """STAGE's block_sort as built ('flips'), with the direction in its compares ('directions')
     or on the mirrored network ('mirrored') on arrays of `segment` keys, from
-    h100_directions.csv (ncu_facts.py directions); None if not recorded."""
-    for row in load_csv("h100_directions.csv"):
+    the record's directions (ncu_facts.py directions); None if not recorded."""
+    for row in recorded_rows("directions"):
         if (row["stage"], row["variant"], int(row["segment"]), row["kernel"]) == (
                 stage, DIRECTION_VARIANTS[variant], segment, "block_sort"):
             return row
@@ -1301,7 +1317,7 @@ def experiment_profile_table(profile, experiment, q, header, cells,
     steps) from its profile, where the group is twice the stride of the sort's last launch (the
     merge below a group of its largest size) and steps are its group_steps launches. `header`
     is the first column's name, then the names of the columns after the first three."""
-    rows = load_csv(f"h100_{experiment}.csv")
+    rows = recorded_rows(experiment)
     if not rows:
         return NOT_MEASURED + "\n"
     body = []
@@ -1319,7 +1335,7 @@ def experiment_profile_table(profile, experiment, q, header, cells,
         body.append([row["variant"], str(len(launches)), ms(float(row["sort_ms"]))] +
                     cells(program, launches, copy_ns, group, steps))
     return (table([header[0], "launches", "sort ms"] + header[1:], body) + "\n" +
-            f"At n = 2^{q}. Sort times: `docs/results/h100_{experiment}.csv` (above). Profile: " +
+            f"At n = 2^{q}. Sort times: {data_files(experiment)} (above). Profile: " +
             profile.source() + "\n")
 
 
@@ -1459,7 +1475,7 @@ def repeat_table():
                 "v7_tile": ("16 keys per thread, 8192-key tile", "v7_register_tile"),
                 "v7_padding": ("padded tile", "v7_register_tile")}
     for name, (variant, program) in as_built.items():
-        for row in load_csv(f"h100_{name}.csv"):
+        for row in recorded_rows(name):
             if row["variant"] == variant:
                 runs.setdefault((program, log2(row["n"])), []).append((name, float(row["sort_ms"])))
     body = []
@@ -1474,19 +1490,19 @@ def repeat_table():
                          f"{100 * spread:.1f}%"])
     return (table(["stage", "n", "sort ms (run)", "largest / smallest - 1"], body) +
             "\nThe same stage configuration in separate recorded runs on one day: "
-            "the tour and the experiments in which it ran as built (`docs/results/h100_tour*.csv`, "
-            "`h100_v4_tile.csv`, `h100_v7_tile.csv`, `h100_v7_padding.csv`).\n")
+            "the tour and the experiments in which it ran as built (" +
+            data_files("tour", *as_built) + ").\n")
 
 
 # ---------------------------------------------------------------------------------------------
 # Run-to-run spread at small sizes (experiments.py spread)
 
 
-def spread_runs(name="h100_spread.csv"):
+def spread_runs(name="spread"):
     """(program, log2 n) -> the sort times of the separate runs of the spread experiment (or of
     another recorded in turns the same way), each the median of its own timed repetitions."""
     runs = {}
-    for row in load_csv(name):
+    for row in recorded_rows(name):
         runs.setdefault((row["program"], log2(row["n"])), []).append(float(row["sort_ms"]))
     return runs
 
@@ -1500,7 +1516,7 @@ def spread_source(rows):
     reps = rows[0]["reps"]
     days = {row["date"] for row in rows}
     return (recorded(rows, "tools/experiments.py spread") +
-            f"; data: `docs/results/h100_spread.csv`. Each program ran {runs} times, each time "
+            f"; data: {data_files('spread')}. Each program ran {runs} times, each time "
             f"a separate process that reports the median of {reps} timed sorts after one "
             "warm-up; " + ("the runs of all stages took turns." if len(days) == 1 else
                            "the runs of the stages recorded on one day took turns ("
@@ -1508,7 +1524,7 @@ def spread_source(rows):
 
 
 def spread_table():
-    rows = load_csv("h100_spread.csv")
+    rows = recorded_rows("spread")
     if not rows:
         return NOT_MEASURED + "\n"
     runs = spread_runs()
@@ -1529,7 +1545,7 @@ def spread_table():
 def neighbours_table():
     """Each stage against the stage before it at the spread experiment's sizes: the ratio of
     their medians, and whether the two sets of runs overlap."""
-    rows = load_csv("h100_spread.csv")
+    rows = recorded_rows("spread")
     if not rows:
         return NOT_MEASURED + "\n"
     runs = spread_runs()
@@ -1578,7 +1594,7 @@ def spread_value(args):
 def distribution_times():
     """(stage, log2 n) -> {distribution: sort ms}."""
     times = {}
-    for row in load_csv("h100_distributions.csv"):
+    for row in recorded_rows("distributions"):
         times.setdefault((row["program"], log2(row["n"])), {})[row["distribution"]] = float(
             row["sort_ms"])
     return times
@@ -1592,7 +1608,7 @@ def distribution_ratio(stage, q, distribution):
 
 
 def distributions_table(stages=None):
-    rows = load_csv("h100_distributions.csv")
+    rows = recorded_rows("distributions")
     if not rows:
         return NOT_MEASURED + "\n"
     times = distribution_times()
@@ -1614,7 +1630,7 @@ def distributions_table(stages=None):
     return (table(["stage", "n", "uniform ms"] + others, body) + "\n" +
             "Sort time on each distribution over the time on uniform keys (below 1: faster). " +
             recorded(rows, "tools/experiments.py distributions") +
-            "; data: `docs/results/h100_distributions.csv`. Timed runs after one warm-up "
+            "; data: " + data_files("distributions") + ". Timed runs after one warm-up "
             f"({counts}; the median where more than one), every run checked against std::sort; "
             "the distributions are those of `--dist` (`common/keys.h`).\n")
 
@@ -1679,11 +1695,11 @@ BARRIER_METHODS = [("launches", "one launch per step"), ("graph", "CUDA Graph of
 
 def barrier_rows():
     """{(method, log2 n): row} of the barriers experiment."""
-    return {(row["method"], log2(row["n"])): row for row in load_csv("h100_barriers.csv")}
+    return {(row["method"], log2(row["n"])): row for row in recorded_rows("barriers")}
 
 
 def barriers_table():
-    rows = load_csv("h100_barriers.csv")
+    rows = recorded_rows("barriers")
     if not rows:
         return NOT_MEASURED + "\n"
     found = barrier_rows()
@@ -1697,7 +1713,7 @@ def barriers_table():
         body.append(cells)
     header = ["n", "steps"] + [f"{label}: ms (us per step)" for _, label in BARRIER_METHODS]
     return (table(header, body) + "\n" + recorded(rows, "tools/experiments.py barriers") +
-            "; data: `docs/results/h100_barriers.csv`. v0_naive's sort, its own kernel for the "
+            "; data: " + data_files("barriers") + ". v0_naive's sort, its own kernel for the "
             "launches and the graph; median of the timed sorts after one warm-up (for the "
             "graph, the capture), every sort checked against std::sort.\n")
 
@@ -1712,11 +1728,11 @@ def barrier_value(method, q, column):
 
 
 def copy_rows():
-    return {log2(row["n"]): row for row in load_csv("h100_copy.csv")}
+    return {log2(row["n"]): row for row in recorded_rows("copy")}
 
 
 def copy_table():
-    rows = load_csv("h100_copy.csv")
+    rows = recorded_rows("copy")
     if not rows:
         return NOT_MEASURED + "\n"
     found = copy_rows()
@@ -1732,7 +1748,7 @@ def copy_table():
                      f"{largest / speed:.2f}"])
     header = ["n", "array", "copy ms", "GB/s", f"time over 2^{sizes[-1]}'s bandwidth"]
     return (table(header, body) + "\n" + recorded(rows, "tools/experiments.py copy") +
-            "; data: `docs/results/h100_copy.csv`. One device-to-device copy of the keys "
+            "; data: " + data_files("copy") + ". One device-to-device copy of the keys "
             "(`baselines --algo copy`), median of the timed copies after one warm-up; GB/s "
             "counts the bytes read and written.\n")
 
@@ -1751,16 +1767,16 @@ SMALL_ARRAYS_RIVALS = ["cub_merge", "cub_radix", "thrust"]
 
 def small_arrays_verdicts():
     """log2 n -> against_all of v7 and the libraries in the small_arrays experiment."""
-    runs = spread_runs("h100_small_arrays.csv")
+    runs = spread_runs("small_arrays")
     return {q: against_all(runs, REFERENCE_STAGE, SMALL_ARRAYS_RIVALS, q)
             for q in sorted({size for _, size in runs})}
 
 
 def small_arrays_table():
-    rows = load_csv("h100_small_arrays.csv")
+    rows = recorded_rows("small_arrays")
     if not rows:
         return NOT_MEASURED + "\n"
-    runs = spread_runs("h100_small_arrays.csv")
+    runs = spread_runs("small_arrays")
     body = []
     for q, (fastest, speedup, verdict) in small_arrays_verdicts().items():
         cells = [f"2^{q}"]
@@ -1774,7 +1790,7 @@ def small_arrays_table():
     runs_each = len({row["variant"] for row in rows})
     return (table(header, body) + "\n" +
             recorded(rows, "tools/experiments.py small_arrays") +
-            f"; data: `docs/results/h100_small_arrays.csv`. Each program ran {runs_each} times, "
+            f"; data: {data_files('small_arrays')}. Each program ran {runs_each} times, "
             f"taking turns, each a separate process reporting the median of {rows[0]['reps']} "
             "timed sorts after one warm-up; the columns give the fastest and the slowest run. "
             "The last column: how many times faster v7's median run is than the fastest "
@@ -1794,7 +1810,7 @@ def small_arrays_faster():
 
 
 def library_kernels_table():
-    rows = load_csv("h100_library_kernels.csv")
+    rows = recorded_rows("library_kernels")
     if not rows:
         return NOT_MEASURED + "\n"
     sizes = sorted({log2(row["n"]) for row in rows})
@@ -1808,31 +1824,31 @@ def library_kernels_table():
         body.append(cells)
     return (table(["library call"] + [f"2^{q}" for q in sizes], body) + "\n" +
             recorded(rows, "tools/ncu_facts.py libraries") +
-            "; data: `docs/results/h100_library_kernels.csv`. Kernels launched by one call, and "
+            "; data: " + data_files("library_kernels") + ". Kernels launched by one call, and "
             "in brackets how many different kernels: Nsight Compute listed every kernel of a "
             "run with one timed sort and of a run with two, and the difference is one call's.\n")
 
 
 def library_kernels(program, q):
-    for row in load_csv("h100_library_kernels.csv"):
+    for row in recorded_rows("library_kernels"):
         if row["program"] == program and log2(row["n"]) == q:
             return row["kernels_per_sort"]
     return NOT_MEASURED
 
 
 def packed_value(q, column):
-    """One column (word_bits, radix_passes, kernels_per_sort) of h100_packed_kernels.csv
+    """One column (word_bits, radix_passes, kernels_per_sort) of the record's packed_kernels
     (ncu_facts.py packed): cub_packed_radix sorting arrays of 2^q keys."""
-    for row in load_csv("h100_packed_kernels.csv"):
+    for row in recorded_rows("packed_kernels"):
         if log2(row["segment"]) == q:
             return row[column]
     return NOT_MEASURED
 
 
 def occupancy_value(stage, variant, q, instance, column):
-    """One column of h100_occupancy.csv: the kernel whose instance name ends with `instance`
+    """One column of the record's occupancy: the kernel whose instance name ends with `instance`
     (block_sort, multistep<6>), of that stage and variant at 2^q."""
-    for row in load_csv("h100_occupancy.csv"):
+    for row in recorded_rows("occupancy"):
         if (row["stage"] == stage and row["variant"] == variant and log2(row["n"]) == q and
                 row["instance"].endswith("::" + instance)):
             value = float(row[column])
@@ -1843,14 +1859,14 @@ def occupancy_value(stage, variant, q, instance, column):
 
 
 def top_times():
-    """{(variant, L, K): ms} of h100_tops.csv; the sort of runs of K keys has L = K and K = 0."""
+    """{(variant, L, K): ms} of the record's tops; the sort of runs of K keys has L = K and K = 0."""
     return {(row["variant"], int(row["segment"]), int(row["top"] or 0)): float(row["sort_ms"])
-            for row in load_csv("h100_tops.csv")}
+            for row in recorded_rows("tops")}
 
 
 def top_table():
     """v10_top_k's --top K against its own full sort and against torch.topk, each (L, K)."""
-    rows = load_csv("h100_tops.csv")
+    rows = recorded_rows("tops")
     times = top_times()
     pairs = sorted((length, top) for variant, length, top in times if variant == "top")
     if not pairs:
@@ -1869,7 +1885,7 @@ def top_table():
               "torch.topk / v10"]
     return (table(header, body) + "\n" +
             recorded(rows, "tools/experiments.py tops") +
-            "; data: `docs/results/h100_tops.csv`. 2^27 keys in all, uniform over int32; median "
+            "; data: " + data_files("tops") + ". 2^27 keys in all, uniform over int32; median "
             "of 5 timed runs after one warm-up, all programs in one run; every run's K keys of "
             "each array checked against the first K of std::sort's, and its indices for pointing "
             "at them (torch.topk's rows against torch.sort's). Runs of K sorted: v10_top_k "
@@ -1893,10 +1909,10 @@ def top_value(kind, length, top):
 
 
 def float_times():
-    """{(variant, L, K): ms} of h100_floats.csv (variant "float keys", "int argsort", ...,
+    """{(variant, L, K): ms} of the record's floats (variant "float keys", "int argsort", ...,
     torch.sort, torch.topk)."""
     return {(row["variant"], int(row["segment"]), int(row["top"] or 0)): float(row["sort_ms"])
-            for row in load_csv("h100_floats.csv")}
+            for row in recorded_rows("floats")}
 
 
 FLOAT_CASES = [(128, 0), (1024, 0), (4096, 0), (1024, 16)]
@@ -1904,7 +1920,7 @@ FLOAT_CASES = [(128, 0), (1024, 0), (4096, 0), (1024, 16)]
 
 def float_table():
     """v11_float_keys on floats against itself and v10_top_k on ints, and torch on float32."""
-    rows = load_csv("h100_floats.csv")
+    rows = recorded_rows("floats")
     times = float_times()
     if not times:
         return NOT_MEASURED + "\n"
@@ -1926,7 +1942,7 @@ def float_table():
               "floats / v11 ints", "floats / v10", "torch ms", "torch / v11 floats"]
     return (table(header, body) + "\n" +
             recorded(rows, "tools/experiments.py floats") +
-            "; data: `docs/results/h100_floats.csv`. 2^27 keys in all, median of 5 timed runs "
+            "; data: " + data_files("floats") + ". 2^27 keys in all, median of 5 timed runs "
             "after one warm-up, all programs in one run. v11's floats are uniform over the 2^32 "
             "bit patterns (NaNs included), its ints and v10's uniform over int32, each checked "
             "against std::sort (floats in totalOrder, bit for bit). torch: torch.sort (all kept) "
@@ -1948,8 +1964,8 @@ def float_value(kind, what, length, top):
 
 
 def top_kernel_rows():
-    """{(variant, kernel): row} of h100_top_kernels.csv."""
-    return {(row["variant"], row["kernel"]): row for row in load_csv("h100_top_kernels.csv")}
+    """{(variant, kernel): row} of the record's top_kernels."""
+    return {(row["variant"], row["kernel"]): row for row in recorded_rows("top_kernels")}
 
 
 def top_kernels_table():
@@ -1972,20 +1988,20 @@ def top_kernels_table():
               "shared wavefronts (millions)", "bank conflicts (millions)"]
     return (table(header, body) + "\n" +
             recorded(list(rows.values()), "tools/ncu_facts.py tops") +
-            "; data: `docs/results/h100_top_kernels.csv`. v10_top_k --log2 27 --segment 1024 "
+            "; data: " + data_files("top_kernels") + ". v10_top_k --log2 27 --segment 1024 "
             f"--top K --values: the second sort's launch of each kernel, {UNDER_NCU}. Busy: the "
             "share of the unit's peak throughput used over the launch.\n")
 
 
 def top_kernel_value(variant, kernel, column):
-    """One column of h100_top_kernels.csv."""
+    """One column of the record's top_kernels."""
     return metric_text(top_kernel_rows().get((variant, kernel)), column)
 
 
 def gpus_runs():
-    """{(program, GPUs, log2 n): row} of h200x2_gpus.csv."""
+    """{(program, GPUs, log2 n): row} of the record's gpus."""
     runs = {}
-    for row in load_csv("h200x2_gpus.csv"):
+    for row in recorded_rows("gpus"):
         gpus = int(row["device"].split(" x ")[0]) if " x " in row["device"] else 1
         runs[(row["program"], gpus, log2(row["n"]))] = row
     return runs
@@ -1997,7 +2013,7 @@ def gpus_model():
     NCCL exchange alone), keep_half at 1.5 copies (it reads two arrays and writes one) and the
     merge's passes at one copy each, a copy being the copy baseline's time on one GPU."""
     runs = gpus_runs()
-    exchange = {int(row["bytes_per_gpu"]): row for row in load_csv("h200x2_exchange.csv")}
+    exchange = {int(row["bytes_per_gpu"]): row for row in recorded_rows("exchange")}
     one, two = runs.get(("v16_multi_gpu", 1, 30)), runs.get(("v16_multi_gpu", 2, 31))
     copy, swap = runs.get(("copy", 1, 30)), exchange.get(4 << 30)
     if not (one and two and copy and swap):
@@ -2012,8 +2028,8 @@ def gpus_model():
 
 
 def gpus_table():
-    """v16_multi_gpu on one and two H200s, v7_register_tile and the copy, and the time model."""
-    rows = load_csv("h200x2_gpus.csv")
+    """v16_multi_gpu on one and two GPUs, v7_register_tile and the copy, and the time model."""
+    rows = recorded_rows("gpus")
     found = gpus_model()
     if not rows or found is None:
         return NOT_MEASURED + "\n"
@@ -2056,9 +2072,9 @@ def gpus_table():
              f"Measured on two {two['device'].split(' x ')[-1]} joined by {joined}, driver "
              f"{rows[0]['nvidia_driver']}, CUDA "
              f"{rows[0]['cuda_runtime']}, NCCL_NVLS_ENABLE={rows[0]['nccl_nvls_enable']}, on "
-             f"{rows[0]['date']}, by `tools/experiments.py gpus exchange`; data: "
-             "`docs/results/h200x2_gpus.csv` (each program's median of 5 timed sorts after one "
-             "warm-up, validated against std::sort) and `docs/results/h200x2_exchange.csv` "
+             f"{rows[0]['date']}, by `tools/experiments.py gpus exchange`; data: " +
+             data_files("gpus") + " (each program's median of 5 timed sorts after one "
+             "warm-up, validated against std::sort) and " + data_files("exchange") + " "
              "(`build/tools/nccl_exchange --gpus 2 --reps 5`). Across GPUs the sort times are the "
              "host's clock (common/sort_runner.h).\n"]
     return "\n".join(lines)

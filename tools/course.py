@@ -6,6 +6,7 @@ docs/generate.py. Python 3 standard library only.
 """
 import csv
 import datetime
+import io
 import os
 import re
 import shutil
@@ -53,12 +54,13 @@ class Stage:
         return f"Stage({self.name!r})"
 
 
-def listed_lines(path, label, heading):
-    """The lines of a list written like stages.txt (stages.txt, tools/variants.txt), blank lines
-    and # comments left out: (line number, the three fields of an entry's line split at '|',
-    None), or (line number, None, an indented line stripped). ValueError, naming the file as
-    `label`, for an entry's line without the three fields `heading` names."""
-    with open(path) as file:
+def listed_lines(path, label, heading, text=None):
+    """The lines of a list written like stages.txt (stages.txt, tools/variants.txt), or of
+    `text` written so, blank lines and # comments left out: (line number, the three fields of an
+    entry's line split at '|', None), or (line number, None, an indented line stripped).
+    ValueError, naming the file as `label`, for an entry's line without the three fields
+    `heading` names."""
+    with open(path) if text is None else io.StringIO(text) as file:
         for number, line in enumerate(file, start=1):
             if not line.strip() or line.strip().startswith("#"):
                 continue
@@ -140,10 +142,10 @@ class Variant:
         return files
 
 
-def variants(path=VARIANTS_FILE):
-    """{name: Variant} of tools/variants.txt, in its order."""
+def variants(path=VARIANTS_FILE, text=None):
+    """{name: Variant} of tools/variants.txt (or of `text`, a copy of it), in its order."""
     found = {}
-    for number, fields, line in listed_lines(path, "variants.txt", "name | stage | what"):
+    for number, fields, line in listed_lines(path, "variants.txt", "name | stage | what", text):
         if fields:
             found[fields[0]] = last = Variant(*fields)
             continue

@@ -101,15 +101,6 @@ does not make.
                  spread and distributions take --stages: only those stages, to measure again
                  the stages whose code changed; with --replace-in RECORDED.csv the output is
                  that record with those rows replaced (same variant, program and size)
-  unpadded       builds v7_register_tile and v8_batched without the padding of their tile and
-                 prints the programs' paths, for measure_banks.py --extra; records nothing
-  machine_code   builds the variants whose machine code measure_banks.py --sass-only counts
-                 beside the stages' (the unpadded tiles, v8 with 8 keys per thread, its lane
-                 steps as one min, its lane steps through shared memory; v9 with v8's min and
-                 max in its lane steps, order_pair as a swap in C++ and in PTX, items as
-                 doubles, and keys and positions in two registers; v8 and v9 with directions in
-                 their compares, and with the mirrored network) and prints their paths, for
-                 --extra; records nothing
   barriers       v0_naive's sort with one launch per step, the same launches as a CUDA Graph,
                  and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (chapter 2)
@@ -382,26 +373,6 @@ def long_argsorts(runner):
                          ("v13_any_bits", "v13_keys16", "v12_key_words", "cub_radix"))
 
 
-def print_variants(runner, names):
-    """Builds the variants `names` and prints their programs' paths, for measure_banks.py
-    --extra; records nothing."""
-    for name in names:
-        print(runner.variant(name)[0])
-    return []
-
-
-def unpadded_programs(runner):
-    return print_variants(runner, ("v7_unpadded", "v8_unpadded"))
-
-
-def machine_code_programs(runner):
-    return print_variants(runner, ("v7_unpadded", "v8_unpadded", "v8_keys8", "v8_lanes_mad",
-                                   "v8_round256", "v9_minmax_lanes", "v9_swap_source",
-                                   "v9_one_compare", "v9_double_minmax", "v9_split_items",
-                                   "v8_directions", "v9_directions", "v8_mirrored",
-                                   "v9_mirrored"))
-
-
 def segments(runner):
     records = []
     for log2_segment in list(range(1, 17)) + [18, 20, 22, 24, 27]:
@@ -638,7 +609,6 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,
                "floats": floats, "gpus": gpus, "exchange": exchange,
                "spread": spread, "distributions": distributions,
-               "unpadded": unpadded_programs, "machine_code": machine_code_programs,
                "barriers": barriers, "copy": copy,
                "small_arrays": small_arrays}
 

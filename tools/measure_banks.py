@@ -4,11 +4,11 @@
     python3 tools/measure_banks.py --build build --csv bank_conflicts.csv
 
 Profiles the first block_sort and the first block_merge launch of every stage that keeps a tile
-in shared memory (v2_shared on), and of the programs given with --extra NAME=PATH (a variant
-built by experiments.py, such as v7_register_tile without padding), at n = 2^20 (one sort, no
-validation), and records, per kernel, the shared-memory load and store instructions the warps
-executed, the wavefronts (passes through the banks) they took, and the bank conflicts ncu
-counts, with the GPU, driver and date. tests/stages/bank_model.h predicts which accesses conflict;
+in shared memory (v2_shared on), and of the variants of tools/variants.txt named by --variants
+(built through Meson first, such as v7_unpadded: v7_register_tile without padding), at
+n = 2^20 (one sort, no validation), and records, per kernel, the shared-memory load and store
+instructions the warps executed, the wavefronts (passes through the banks) they took, and the
+bank conflicts ncu counts, with the GPU, driver and date. tests/stages/bank_model.h predicts which accesses conflict;
 docs/07_v5_bank_free.md and docs/09_v7_register_tile.md set the two side by side. ncu runs with
 --clock-control none, so the GPU's clocks are left as they are.
 
@@ -105,8 +105,9 @@ def main():
     parser.add_argument("--log2", type=int, default=20)
     parser.add_argument("--csv", help="where to write the bank-conflict counts")
     parser.add_argument("--sass-csv", help="also write the kernels' memory instructions here")
-    parser.add_argument("--extra", action="append", default=[],
-                        help="NAME=PATH: also profile this program under this name")
+    parser.add_argument("--variants", default="",
+                        help="comma-separated variants of tools/variants.txt to measure after "
+                        "the stages, built through Meson first")
     parser.add_argument("--sass-only", action="store_true",
                         help="only the machine code's instructions (--sass-csv), no ncu")
     arguments = parser.parse_args()
@@ -116,7 +117,8 @@ def main():
     gpu, driver, date = course.gpu_name(), course.nvidia_driver(), course.today()
     programs = [(stage, course.program_command(arguments.build, stage)[0])
                 for stage in shared_memory_stages(course.find_tool("nvcc"))]
-    programs += [tuple(extra.split("=", 1)) for extra in arguments.extra]
+    programs += [(name, course.variant_program(arguments.build, name))
+                 for name in arguments.variants.split(",") if name]
     records = []
     for stage, program in [] if arguments.sass_only else programs:
         for (_, kernel), values in sorted(profile(ncu, program, arguments.log2).items()):

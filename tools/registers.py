@@ -18,6 +18,7 @@ replaced, or added after the stages before them, and the rows of stages that no 
 left out.
 """
 import argparse
+import concurrent.futures
 import csv
 import os
 import re
@@ -97,8 +98,11 @@ def main():
     unknown = set(chosen) - set(names)
     if unknown:
         parser.error(f"--stages: no stage or variant named {', '.join(sorted(unknown))}")
-    for stage in chosen:
-        for kernel, registers, spilled, shared in stage_kernels(nvcc, stage, arguments.arch):
+    # One nvcc per stage, as many at once as there are cores; the records in the stages' order.
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        found = list(pool.map(lambda stage: stage_kernels(nvcc, stage, arguments.arch), chosen))
+    for stage, kernels in zip(chosen, found):
+        for kernel, registers, spilled, shared in kernels:
             records.append({"stage": stage, "kernel": kernel, "registers": registers,
                             "spill_bytes": spilled, "shared_bytes": shared,
                             "arch": f"sm_{arguments.arch}",

@@ -27,16 +27,22 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 - chapter 19's run of the stages on many arrays (segment_stages_table): the fastest stage and
   the fastest rival at each length, keys alone and argsorts apart, the stage in copies of the
   GPU's own copy, the length up to which a stage wins at every length, the lengths at which a
-  stage is the fastest, the experiments' files by GPU (results_file), and the values that
-  quote an ncu_facts.py record of a named GPU (fact, fact-over).
+  stage is the fastest, and the values that quote an ncu_facts.py experiment (fact, fact-over);
+- a record of two chunks of one experiment (tools/records.py): its rows and files in the
+  manifest's order.
 """
 import os
 import sys
 
 root = os.path.abspath(sys.argv[1])
 sys.path[:0] = [os.path.join(root, "docs"), os.path.join(root, "tools")]
+import json  # noqa: E402
+import tempfile  # noqa: E402
+
+import course  # noqa: E402
 import generate  # noqa: E402
 import judging  # noqa: E402
+import records  # noqa: E402
 import tables  # noqa: E402
 
 network_dump = sys.argv[2]
@@ -163,13 +169,15 @@ def launch(variant, ns, gigabytes, busy, occupancy, stall):
 
 
 made_up = {
-    "h100_long_items.csv": [launch("keys", 1e6, 2, 90, 40, 1), launch("keys", 3e6, 6, 50, 60, 2),
+    "long_items": [launch("keys", 1e6, 2, 90, 40, 1), launch("keys", 3e6, 6, 50, 60, 2),
                             launch("keys and indices", 4e6, 8, 70, 20, 5)],
-    "h100_words.csv": [{"stage": "v8_batched", "segment": "1024", "instructions": "100",
+    "words": [{"stage": "v8_batched", "segment": "1024", "instructions": "100",
                         "issue_active_pct": "70"},
                        {"stage": "mine", "segment": "1024", "instructions": "200",
                         "issue_active_pct": "35"}]}
-recorded_csv, tables.load_csv = tables.load_csv, lambda name: made_up.get(name, [])
+recorded_rows, tables.recorded_rows = tables.recorded_rows, lambda name: made_up.get(name, [])
+# The tables' data lines name the record's files: here the experiments they read.
+data_files, tables.data_files = tables.data_files, lambda *names: "DATA " + " ".join(names)
 check(tables.long_items_value("keys", "group_steps", "ms") == "4.00 ms" and
       tables.long_items_value("keys", "group_steps", "gb_s") == "2000 GB/s" and
       tables.long_items_value("keys", "group_steps", "dram_busy_pct") == "60%" and
@@ -211,7 +219,7 @@ class Profile:
         return "made up"
 
 
-made_up["h100_v13_passes.csv"] = [{"program": "mine", "variant": "mine", "n": "16",
+made_up["v13_passes"] = [{"program": "mine", "variant": "mine", "n": "16",
                                    "sort_ms": "9.5"}]
 check(tables.passes_profile_table(Profile(), q=4).splitlines()[2] ==
       "| mine | 6 | 9.50 | 3.00 | 2: 2.00 | 1.00 .. 1.50 | 1.00 | 2.00 | 60% | 0.50 |",
@@ -223,7 +231,7 @@ check(tables.range_text([1.0, 1.004], "{:.2f}") == "1.00" and
 # A mapping experiment of five programs, the most a table's columns name ("fifth / first"): each
 # one's time over the first's, the stage as built, in a column named by its place, and any two by
 # their names (segment_ratio).
-made_up["h100_made_up_mapping.csv"] = [
+made_up["made_up_mapping"] = [
     {"variant": variant, "segment": "2", "sort_ms": ms, "device": "a GPU", "date": "2026-11-26"}
     for variant, ms in [("a", "1.0"), ("b", "2.0"), ("c", "0.5"), ("d", "1.5"), ("e", "0.25")]]
 mapping = tables.mapping_table("made_up_mapping").splitlines()
@@ -240,7 +248,7 @@ for name, times in (("v8_directions", [("2", "1.0", "1.5"), ("4", "2.0", "3.0")]
                     ("v9_directions", [("2", "4.0", "2.0")]),
                     ("v8_mirrored", [("2", "1.0", "0.9")]),
                     ("v9_mirrored", [("2", "4.0", "3.0"), ("8", "8.0", "6.0")])):
-    made_up[f"h100_{name}.csv"] = [
+    made_up[name] = [
         {"variant": variant, "segment": segment, "sort_ms": ms, "device": "a GPU",
          "date": "2026-11-26"}
         for segment, flips, other in times
@@ -255,7 +263,7 @@ check(mirrored[0].startswith("| array length | v8 flips ms | v8 mirrored ms |") 
       mirrored[3].startswith("| 2^3 | not measured | not measured |  |") and
       mirrored[3].endswith("| 8.00 | 6.00 | 0.75 |") and len(mirrored) == 6,
       "the mirrored table reads the mirrored experiments only")
-made_up["h100_directions.csv"] = [
+made_up["directions"] = [
     {"stage": stage, "variant": variant, "segment": "1024", "kernel": kernel,
      "instructions": instructions, "alu_pipe_pct": "90"}
     for stage, variant, kernel, instructions in [
@@ -340,9 +348,9 @@ def segment_row(variant, s, sort_ms):
             "date": "2026-11-28", "launches": str(s)}
 
 
-made_up = {"h200_copy.csv": [{"n": str(2**20), "sort_ms": "0.1"}, {"n": str(2**27),
+made_up = {"copy": [{"n": str(2**20), "sort_ms": "0.1"}, {"n": str(2**27),
                                                                    "sort_ms": "0.5"}],
-           "h200_segment_stages.csv": [
+           "segment_stages": [
                segment_row(variant, s, ms) for variant, times in (
                    ("v8_batched", (1, 2, 10)), ("v13_any_bits", (1.5, 2.5, 8)),
                    ("v14_span", (1.4, 2.4, 6)), ("v15_tile4096", (1.2, 2.2, 5)),
@@ -351,17 +359,17 @@ made_up = {"h200_copy.csv": [{"n": str(2**20), "sort_ms": "0.1"}, {"n": str(2**2
                    ("v15_tile4096 --values", (3, 3, 20)),
                    ("cub_packed_radix --values", (10, 10, 10)))
                for s, ms in zip((3, 10, 20), times) if ms is not None]}
-made_up["h200_short_stages.csv"] = [
+made_up["short_stages"] = [
     {"stage": stage, "segment": "8", "l2_write_sectors": sectors, "duration_ns": ns}
     for stage, sectors, ns in (("v8_batched", "16000000", "200000"),
                                ("v15_tile4096", "32000000", "300000"))]
-tables.load_csv = lambda name: made_up.get(name, [])
+tables.recorded_rows = lambda name: made_up.get(name, [])
 fact, fact_over = generate.INLINE_VALUES["fact"], generate.INLINE_VALUES["fact-over"]
-check(fact(["h200_short_stages", "stage", "v15_tile4096", "8", "l2_write_sectors"], None,
+check(fact(["short_stages", "stage", "v15_tile4096", "8", "l2_write_sectors"], None,
            None) == "32 million" and
-      fact_over(["h200_short_stages", "stage", "v15_tile4096", "v8_batched", "8", "duration_ns"],
+      fact_over(["short_stages", "stage", "v15_tile4096", "v8_batched", "8", "duration_ns"],
                 None, None) == "1.50x" and
-      fact(["h200_short_stages", "stage", "v15_tile4096", "1024", "duration_ns"], None,
+      fact(["short_stages", "stage", "v15_tile4096", "1024", "duration_ns"], None,
            None) == tables.NOT_MEASURED,
       "the fact values: one column of a named GPU's record, one row over another; a length not "
       "recorded")
@@ -372,7 +380,7 @@ check(keys[2] == "| 2^3 (8) | 1.00 | 1.50 | 1.40 | 1.20 | 3.00 | 9.00 | 5.00 | `
       keys[3].endswith("| `v8_batched` | 4.0 | DeviceSegmentedSort: 0.95x |") and
       keys[4] == "| 2^20 (1048576) | 10.00 | 8.00 | 6.00 | 5.00 | 20.00 | 7.00 | - | "
       "`v15_tile4096` | 10.0 | packed DeviceRadixSort: 1.40x |" and
-      "`docs/results/h200_segment_stages.csv`" in keys[6] and "NVIDIA H200" in keys[6],
+      "DATA segment_stages" in keys[6] and "NVIDIA H200" in keys[6],
       "segment_stages keys: the fastest stage, in copies of the H200's copy, and the fastest "
       "rival over it; torch.sort's missing length as -")
 check(argsorts[2].endswith("| `v9_argsort` | 4.0 | torch.sort: 2.50x |") and
@@ -385,11 +393,28 @@ check(tables.segment_stages_faster_up_to() == "2^3" and
       tables.segment_stages_fastest_at("v15_tile4096") == "2^20" and
       tables.segment_stages_fastest_at("v15_tile4096 --values", values=True) == "1024 and 2^20",
       "the length up to which the fastest stage wins at every length; where each stage wins")
-check(tables.results_file("segments") == "h100_segments.csv" and
-      tables.results_file("h200_v15_tile") == "h200_v15_tile.csv" and
-      tables.experiment_tool("h200_v15_tile") == "tools/experiments.py v15_tile" and
-      generate.INLINE_VALUES["segment-field"](
-          ["h200_segment_stages", "v15_tile4096", "20", "launches"], None, None) == "20",
-      "an experiment's file by the GPU its name starts with, the H100's otherwise")
-tables.load_csv = recorded_csv
+check(generate.INLINE_VALUES["segment-field"](
+          ["segment_stages", "v15_tile4096", "20", "launches"], None, None) == "20",
+      "a column of one program's record at one length")
+# A made-up record of two chunks of one experiment: its rows in the manifest's order, each with
+# its chunk, and the tables' data line naming both files.
+with tempfile.TemporaryDirectory() as results:
+    os.makedirs(os.path.join(results, "made_up"))
+    for chunk, n in (("tour-b", "2"), ("tour-a", "1")):
+        course.write_csv(os.path.join(results, "made_up", f"{chunk}.csv"),
+                         [{"program": "none of ours", "n": n, "code": ""}])
+    with open(os.path.join(results, "made_up", records.MANIFEST), "w") as file:
+        json.dump({"gpu": "a GPU", "chunks": {
+            "tour-b": {"files": {"tour": "tour-b.csv"}, "covers": "b"},
+            "tour-a": {"files": {"tour": "tour-a.csv"}, "covers": "a"}}}, file)
+    tables.RECORD = records.Record("made_up", results)
+    tables.recorded_rows, tables.data_files = recorded_rows, data_files
+    found = tables.data_files("tour")
+    check([row["n"] + row["chunk"] for row in tables.recorded_rows("tour")] ==
+          ["2tour-b", "1tour-a"] and found.startswith("`") and
+          found.endswith("made_up/tour-b.csv`, `" + found.split("`, `")[1]) and
+          found.split("`, `")[1].endswith("made_up/tour-a.csv`") and
+          tables.data_files("segments") == "(not recorded)" and
+          tables.experiment_tool("v15_tile") == "tools/experiments.py v15_tile",
+          "a record's experiment: its chunks' rows and files in the manifest's order")
 sys.exit(1 if failures else 0)

@@ -10,8 +10,10 @@ be generated, or be on ALLOWED below with its source. Predictions are stated bef
 measured and are left alone: the "## Prediction" sections. A product such as "3 x 2^19" is not
 a ratio. Every figure found is printed with its file and line; any that is not allowed fails.
 A generated value in the prose (v:KIND:ARGS) that reads "not measured" fails too: it names a run
-that the recorded results do not hold (a renamed variant, say), and the sentence around it
-would state nothing.
+that the record does not hold (a renamed variant, say), and the sentence around it would state
+nothing. The one exception is a value whose record lacks the runs it reads, which says so
+("not measured (record h200: no current runs of spread)"): docs/generate.py lists those runs as
+a record still to be made (tools/record.py), not as a mistake in the text.
 """
 import glob
 import os
@@ -53,12 +55,13 @@ def typed_figures(path):
 
 
 INLINE = re.compile(r"<!-- BEGIN GENERATED (v:[^\n>]+?) -->(.*?)<!-- END GENERATED \1 -->", re.S)
+RECORD_GAP = re.compile(r"not measured \(record \w+: no current runs of [\w, ]+\)$")
 
 failures = 0
 paths = [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md")))
 for path in paths:
     for match in INLINE.finditer(open(path).read()):
-        if "not measured" in match.group(2):
+        if "not measured" in match.group(2) and not RECORD_GAP.match(match.group(2)):
             failures += 1
             print(f"FAIL {os.path.relpath(path, root)}: {match.group(1)} reads 'not measured'")
     for number, figure, line in typed_figures(path):

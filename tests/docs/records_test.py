@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""docs suite: the records measured the code as it is (tools/records.py).
+
+Usage: records_test.py SOURCE_ROOT
+
+1. Every row of the default record, the one the README and the chapters read, carries the
+   fingerprint of its program's sources as they are now: a kernel changed without its runs
+   recorded again fails here, with the chunks that `tools/record.py` would record again.
+2. Every record's record.json names files that exist, each row of which has a fingerprint, and
+   says for each chunk the GPU, driver, date and commands that made it.
+3. The fingerprint follows the code, in a copy of the tree: a changed line of a stage's kernel
+   makes that stage's rows stale and leaves the stage before it current; a changed comment, a
+   changed command-line parser (common/cli.cpp) and a changed line of another stage leave them
+   current; a changed variant in tools/variants.txt makes that variant's rows stale.
+"""
+import os
+import shutil
+import sys
+import tempfile
+
+root = os.path.abspath(sys.argv[1])
+sys.path.insert(0, os.path.join(root, "tools"))
+import course  # noqa: E402
+import records  # noqa: E402
+
+failures = []
+
+
+def check(condition, what):
+    print(("ok  " if condition else "FAIL") + "  " + what)
+    if not condition:
+        failures.append(what)
+
+
+# 1. The default record is current.
+default = records.Record(records.DEFAULT_RECORD)
+check(default.exists(), f"the default record docs/results/{records.DEFAULT_RECORD}/ exists")
+stale = default.stale_rows()
+for chunk, program, count in stale[:10]:
+    print(f"      stale: {count} rows of {program} in chunk {chunk}")
+check(not stale, f"every row of record {default.name} measured the code as it is now "
+      f"(else: python3 tools/record.py --record {default.name} --only "
+      f"{','.join(sorted({chunk for chunk, _, _ in stale})) or 'CHUNKS'})")
+
+# 2. Every record's manifest and files.
+for name in records.record_names():
+    record = records.Record(name)
+    problems = []
+    for chunk_name, chunk in record.chunks():
+        for field in ("gpu", "date", "commands", "files"):
+            if not chunk.get(field):
+                problems.append(f"{chunk_name} has no {field}")
+        for experiment, file in chunk["files"].items():
+            path = os.path.join(record.folder, file)
+            if not os.path.exists(path):
+                problems.append(f"{chunk_name}: {file} is missing")
+                continue
+            rows = records.read_csv(path)
+            if not rows or any(not row.get("code") for row in rows):
+                problems.append(f"{chunk_name}: {file} has rows without a fingerprint")
+    listed = {file for _, chunk in record.chunks() for file in chunk["files"].values()}
+    unlisted = sorted(set(os.listdir(record.folder)) - listed - {records.MANIFEST})
+    if unlisted:
+        problems.append(f"files record.json does not name: {', '.join(unlisted)}")
+    check(not problems, f"record {name}: record.json and its files agree"
+          + (f" ({'; '.join(problems[:3])})" if problems else ""))
+
+# 3. The fingerprint follows the code, in a copy.
+with tempfile.TemporaryDirectory() as scratch:
+    copy = os.path.join(scratch, "course")
+    for folder in ["common", "tools", "v4_half_threads", "v5_bank_free", "v8_batched"]:
+        shutil.copytree(os.path.join(root, folder), os.path.join(copy, folder),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+
+    def prints(*programs):
+        sources = records.Sources(copy)
+        return [records.fingerprint(program, sources) for program in programs]
+
+    def edit(path, old, new):
+        full = os.path.join(copy, path)
+        text = open(full).read()
+        assert text.count(old) >= 1, (path, old)
+        with open(full, "w") as file:
+            file.write(text.replace(old, new, 1))
+
+    programs = ("v4_half_threads", "v5_bank_free", "v8_batched", "v8_keys8", "cub_radix")
+    before = prints(*programs)
+    check(before == [records.fingerprint(program) for program in programs] and all(before),
+          "a copy of the sources has the tree's fingerprints")
+    kernel = "v5_bank_free/bitonic_sort.cu"
+    text = open(os.path.join(copy, kernel)).read()
+    comment = next(line for line in text.splitlines() if line.strip().startswith("// ") and
+                   len(line.strip()) > 20 and not line.startswith("//"))
+    edit(kernel, comment, comment + " (reworded)")
+    check(prints(*programs) == before, "a changed comment in v5's kernels changes no fingerprint")
+    edit("common/cli.cpp", "\n", "\n// a new line of the command line's parser\nstatic int "
+         "parsed_once = 0;\n")
+    check(prints(*programs) == before, "a changed command-line parser changes no fingerprint")
+    code = next(line for line in text.splitlines() if line.strip().startswith("const ") and
+                line.rstrip().endswith(";"))
+    edit(kernel, code, code + " static_cast<void>(0);")
+    after = prints(*programs)
+    check(after[1] != before[1] and after[0] == before[0] and after[2:] == before[2:],
+          "a changed line of v5's kernels changes v5's fingerprint alone")
+    edit("tools/variants.txt", "v8_keys8 | v8_batched | ",
+         "v8_keys8 | v8_batched | ")
+    variant = course.variants(os.path.join(copy, "tools", "variants.txt"))["v8_keys8"]
+    old, new = variant.edits[-1]
+    edit("tools/variants.txt", f"{old} => {new}", f"{old} => {new} // and more")
+    edit("tools/variants.txt", f"{old} => {new} // and more",
+         f"{old} => {new.replace('11', '10')}")
+    final = prints(*programs)
+    check(final[3] != after[3] and final[2] == after[2],
+          "a changed edit of the variant v8_keys8 changes its fingerprint, not its stage's")
+
+    # A record of made-up rows: a row of the changed stage is left out, and said so.
+    results = os.path.join(scratch, "results")
+    os.makedirs(os.path.join(results, "made_up"))
+    rows = [{"program": program, "sort_ms": "1", "code": code}
+            for program, code in zip(programs, before)]
+    course.write_csv(os.path.join(results, "made_up", "tour.csv"), rows)
+    with open(os.path.join(results, "made_up", records.MANIFEST), "w") as file:
+        file.write('{"gpu": "made up", "chunks": {"tour": {"files": {"tour": "tour.csv"}}}}\n')
+    made_up = records.Record("made_up", results, records.Sources(copy))
+    kept = [row["program"] for row in made_up.rows("tour")]
+    check(kept == ["v4_half_threads", "v8_batched", "cub_radix"] and
+          made_up.stale == {"tour": {"v5_bank_free": 1, "v8_keys8": 1}} and
+          "v5_bank_free" in (made_up.stale_note() or ""),
+          "a record's rows of changed code are left out and named in one line")
+
+print(f"{len(failures)} failed")
+sys.exit(1 if failures else 0)

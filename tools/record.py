@@ -1,0 +1,422 @@
+#!/usr/bin/env python3
+"""Records the course on the GPU in this machine: every number the README and the chapters
+quote, in chunks that each take a few minutes, into docs/results/RECORD/.
+
+    python3 tools/record.py                      record what is missing or stale, for GPU 0
+    python3 tools/record.py --list               what the record holds, chunk by chunk
+    python3 tools/record.py --minutes 9          stop before a chunk that would end past 9 min
+    python3 tools/record.py --only tour-29,copy  those chunks alone
+
+RECORD is the GPU's short name (h200 for an NVIDIA H200, rtx4090 for a GeForce RTX 4090), or
+--record NAME. It builds the course into --build (build-record/) if it is not built, then runs
+the chunks of CHUNKS below in order, each with the program of tools/ that measures it (the tour,
+the experiments, Nsight Compute's profiles and facts, the machine-code and register counts). A
+chunk whose rows all measured the code as it is now, made by the same command, is skipped: the
+command can be stopped and run again, and after a change to a kernel it records exactly the
+chunks that ran that kernel (tools/records.py says which sources a row's fingerprint covers).
+Each chunk is written when it ends, never in part: its CSV files, with a column `code` (the
+fingerprint), and its entry in record.json (the GPU, driver, CUDA version, date, commit,
+command and seconds). Chunks that need two GPUs say in one line that they were skipped where
+there is one; those that need Nsight Compute or PyTorch, likewise where it is missing (PyTorch's
+rows are left out of an experiment, the rest of it recorded).
+
+docs/generate.py --record RECORD builds the README and the chapters from a record (README,
+"Measure the course on your GPU").
+"""
+import argparse
+import csv
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+import course
+import records
+
+TOOLS = course.TOOLS
+PYTHON = sys.executable
+
+
+class Chunk:
+    """One piece of a record: the commands that make it ({build}, {out}, {arch} filled in),
+    the files they write into {out} by experiment, what it covers, the GPUs it needs (0: none,
+    the compiler alone) and about how many seconds it took on an H200."""
+
+    def __init__(self, name, commands, outputs, covers, seconds, gpus=1, program=None,
+                 needs=None):
+        self.name, self.commands, self.outputs = name, commands, outputs
+        self.covers, self.seconds, self.gpus = covers, seconds, gpus
+        # The program of rows that do not name one (barriers, transfers, exchange).
+        self.program = program
+        # A tool the chunk cannot do without (ncu, cuobjdump).
+        self.needs = needs
+
+    def command_lines(self):
+        """The commands as record.json keeps them: the chunk's definition."""
+        return [" ".join(command) for command in self.commands]
+
+
+def tool(name, *arguments):
+    return ["{python}", f"tools/{name}"] + list(arguments)
+
+
+def experiment(name, covers, seconds, program=None, gpus=1, options=()):
+    return Chunk(name, [tool("experiments.py", "--build", "{build}", "--out", "{out}",
+                             *options, name)],
+                 {name: f"{name}.csv"}, covers, seconds, gpus=gpus, program=program)
+
+
+SERIAL_MAX = 27
+
+
+def tour(sizes, seconds):
+    first, last = sizes[0], sizes[-1]
+    name = f"tour-{first}" + (f"-{last}" if last != first else "")
+    span = f"2^{first}" + (f" .. 2^{last}" if last != first else "")
+    listed = ",".join(str(q) for q in sizes)
+    # std::sort on one core takes half a minute from 2^28 on: the tour runs it up to 2^27.
+    serial = "std::sort and " if first <= SERIAL_MAX else ""
+    return Chunk(name, [tool("tour.py", "--build", "{build}", "--sizes", listed, "--serial-max",
+                             str(SERIAL_MAX), "--csv", "{out}/tour.csv")],
+                 {"tour": "tour.csv"}, f"every stage, {serial}the libraries at {span}", seconds)
+
+
+def fact(name, experiment_name, covers, seconds):
+    return Chunk(f"facts-{name}", [tool("ncu_facts.py", "--build", "{build}", "--out", "{out}",
+                                        name)],
+                 {experiment_name: f"{experiment_name}.csv"}, covers, seconds, needs="ncu")
+
+
+# The variants whose machine code the sass chunk counts beside the stages' (chapters 8 to 11).
+SASS_VARIANTS = ("v7_unpadded,v8_unpadded,v8_keys8,v8_lanes_mad,v8_round256,v9_minmax_lanes,"
+                 "v9_swap_source,v9_one_compare,v9_double_minmax,v9_split_items,v8_directions,"
+                 "v9_directions,v8_mirrored,v9_mirrored")
+# The variants that chapters 15 to 17 profile beside the stages.
+PROFILE_VARIANTS = ("v13_group13,v13_group15,v13_group15_keys64,v13_span,v13_span_tile4096,"
+                    "v14_tile4096,v14_padded,v14_padded_tile4096,v15_padded")
+
+# The record, in the order it is made: what the README and the chapters quote first.
+CHUNKS = [
+    Chunk("registers", [tool("registers.py", "--arch", "{arch}", "--csv", "{out}/registers.csv")],
+          {"registers": "registers.csv"},
+          "registers, spills and shared memory of every kernel of every stage and variant, as "
+          "nvcc reports them for this GPU's architecture (no GPU needed)", 120, gpus=0),
+    experiment("copy", "the copy baseline at 2^10 .. 2^29, the floor's unit", 60),
+    tour(list(range(10, 21)), 95),
+    tour(list(range(21, 26)), 115),
+    tour([26, 27], 260),
+    tour([28], 200),
+    tour([29], 320),
+    Chunk("transfers", [tool("tour.py", "--build", "{build}", "--sizes", "29",
+                             "--transfers-only", "--transfers-csv", "{out}/transfers.csv")],
+          {"transfers": "transfers.csv"}, "host <-> device copies of 2^29 keys, pageable and "
+          "pinned", 30, program="transfers"),
+    Chunk("sass", [tool("measure_banks.py", "--build", "{build}", "--sass-only", "--sass-csv",
+                        "{out}/sass_memory.csv", "--variants", SASS_VARIANTS)],
+          {"sass_memory": "sass_memory.csv"}, "the machine code's memory, shuffle, barrier, "
+          "min/max, select, compare and logic instructions of every stage's kernels and of the "
+          "variants of chapters 8 to 11 (cuobjdump)", 60, needs="cuobjdump"),
+    experiment("distributions", "every stage on every distribution at 2^24 and 2^27", 300),
+    experiment("spread", "every stage in five separate runs at 2^11, 2^15, 2^17 and 2^20", 240),
+    experiment("small_arrays", "v7 and the libraries at 2^10 .. 2^14, five runs each", 120),
+    experiment("barriers", "v0's launches, a CUDA Graph and grid.sync() at 2^10 .. 2^24", 60,
+               program="barriers"),
+    experiment("segments", "v8 against the libraries' segmented sorts and torch.sort, arrays "
+               "of 2 .. 2^27 keys", 300),
+    experiment("segment_stages", "the stages from v8 on against the rivals, arrays of 8 .. 2^20 "
+               "keys, keys and argsorts", 330),
+    experiment("argsorts", "v9's argsort against the libraries' and torch.sort, arrays of "
+               "2 .. 2^16 keys", 240),
+    experiment("word_argsorts", "the lab's argsorts against v9's, arrays of 2 .. 2^12 keys",
+               150),
+    experiment("tops", "v10's top-k against torch.topk and its full sort", 120),
+    experiment("floats", "v11 on floats against ints and torch", 90),
+    experiment("v4_tile", "v4's tile halved (chapter 6)", 30),
+    experiment("v6_steps", "v6 with 3 .. 6 steps a pass (chapter 8)", 60),
+    experiment("v7_tile", "v7's tile and keys per thread (chapter 9)", 45),
+    experiment("v7_padding", "v7 with and without its tile's padding (chapter 9)", 20),
+    experiment("v8_mapping", "v8's tile and keys per thread on many arrays (chapter 10)", 120),
+    experiment("v8_pipes", "v8's pipe variants on many arrays (chapter 10)", 270),
+    experiment("v9_mapping", "v9's items per thread on many arrays (chapter 11)", 90),
+    experiment("v9_compare", "v9's compares on many arrays (chapter 11)", 200),
+    experiment("v8_directions", "v8's flips against directions (chapter 8)", 80),
+    experiment("v9_directions", "v9's flips against directions (chapter 8)", 80),
+    experiment("v8_mirrored", "v8's flips against the mirrored network (chapter 8)", 80),
+    experiment("v9_mirrored", "v9's flips against the mirrored network (chapter 8)", 80),
+    experiment("v13_groups", "v13's group sizes (chapter 15)", 150),
+    experiment("v13_passes", "v13's variants with fewer passes (chapter 15)", 150),
+    experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
+    experiment("v14_span", "v14 and its variants against CUB (chapter 16)", 150),
+    experiment("v14_argsorts", "v14's argsort of one long array (chapter 16)", 60),
+    experiment("v15_tile", "v15 and its padded variant against CUB (chapter 17)", 150),
+    experiment("v15_argsorts", "v15's argsort of one long array (chapter 17)", 60),
+    Chunk("profile-20", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
+                              "--sizes", "20", "--variants", PROFILE_VARIANTS)],
+          {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
+          "every launch of every stage (and of chapters 15 to 17's variants) at 2^20 under "
+          "Nsight Compute", 300, needs="ncu"),
+    Chunk("profile-27", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
+                              "--sizes", "27", "--variants", PROFILE_VARIANTS)],
+          {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
+          "the same at 2^27", 420, needs="ncu"),
+    Chunk("profile-16", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
+                              "--sizes", "16", "--stages", "v14_span,v15_tile4096")],
+          {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
+          "v14 and v15 at 2^16 under Nsight Compute (chapter 17)", 30, needs="ncu"),
+    Chunk("banks", [tool("measure_banks.py", "--build", "{build}", "--csv",
+                         "{out}/bank_conflicts.csv", "--variants", "v7_unpadded,v8_unpadded")],
+          {"bank_conflicts": "bank_conflicts.csv"}, "shared-memory bank conflicts of the "
+          "in-block kernels (chapters 7 and 9)", 60, needs="ncu"),
+    fact("libraries", "library_kernels", "the kernels of one library sort", 60),
+    fact("occupancy", "occupancy", "occupancy of v7's and v8's kernels", 60),
+    fact("pipes", "pipes", "the pipes of v8's block_sort", 90),
+    fact("directions", "directions", "what v8's and v9's flips cost", 60),
+    fact("items", "items", "what v9's 64-bit items cost", 45),
+    fact("words", "words", "what the lab's argsorts cost", 45),
+    fact("long_items", "long_items", "v13's argsort of one long array, launch by launch", 120),
+    fact("tops", "top_kernels", "where v10's top-k spends its time", 30),
+    fact("packed", "packed_kernels", "the kernels of the packed radix sort", 45),
+    fact("short_stages", "short_stages", "why v15 sorts short arrays more slowly than v8", 45),
+    experiment("gpus", "v16 on one GPU and on two, 2^30 and 2^31 keys", 180, gpus=2),
+    experiment("exchange", "NCCL's exchange between two GPUs alone", 30, program="nccl_exchange",
+               gpus=2),
+]
+
+
+def chunk_named(name):
+    return next((chunk for chunk in CHUNKS if chunk.name == name), None)
+
+
+def record_name(gpu):
+    """The short name of a GPU: 'NVIDIA H200' -> h200, 'NVIDIA H100 80GB HBM3' -> h100,
+    'NVIDIA GeForce RTX 4090' -> rtx4090, 'Tesla T4' -> t4."""
+    words = [word for word in re.split(r"[\s_-]+", gpu.lower())
+             if word not in ("nvidia", "geforce", "tesla", "quadro") and word]
+    words = [word for word in words if not re.fullmatch(r"\d+gb|hbm\w*|pcie|sxm\w*|nvl", word)]
+    return re.sub(r"[^a-z0-9]", "", "".join(words)) or "gpu"
+
+
+def gpu_count():
+    result = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+                            capture_output=True, text=True) if shutil.which("nvidia-smi") else None
+    if result is None or result.returncode != 0:
+        return 0
+    return len([line for line in result.stdout.splitlines() if line.strip()])
+
+
+def compute_capability():
+    return course.nvidia_smi("compute_cap").replace(".", "")
+
+
+def nvcc_release():
+    """'13.0', the CUDA release of the nvcc that builds the course, or 'unknown'."""
+    try:
+        output = subprocess.run([course.find_tool("nvcc"), "--version"], capture_output=True,
+                                text=True).stdout
+    except SystemExit:
+        return "unknown"
+    match = re.search(r"release (\d+\.\d+)", output)
+    return match.group(1) if match else "unknown"
+
+
+def commit():
+    """The commit the working tree is at, '+' when it has changes besides docs/results/; from
+    COURSE_COMMIT where the tree is a copy without git."""
+    if os.environ.get("COURSE_COMMIT"):
+        return os.environ["COURSE_COMMIT"]
+    head = subprocess.run(["git", "-C", course.ROOT, "rev-parse", "--short", "HEAD"],
+                          capture_output=True, text=True)
+    if head.returncode != 0:
+        return "unknown"
+    changes = subprocess.run(["git", "-C", course.ROOT, "status", "--porcelain", "--", ".",
+                              ":!docs/results"], capture_output=True, text=True).stdout.strip()
+    return head.stdout.strip() + ("+" if changes else "")
+
+
+class Recorder:
+    def __init__(self, arguments, gpu):
+        self.arguments = arguments
+        self.name = arguments.record
+        self.folder = os.path.join(records.RESULTS, self.name)
+        self.record = records.Record(self.name)
+        self.gpu = gpu
+        self.gpus = gpu_count()
+
+    def status(self, chunk):
+        """'current', 'not recorded', 'made by another command' or 'stale: PROGRAMS'."""
+        entry = self.record.manifest["chunks"].get(chunk.name)
+        if entry is None:
+            return "not recorded"
+        if entry.get("commands") != chunk.command_lines():
+            return "made by another command"
+        stale = sorted({program for name, program, _ in self.record.stale_rows()
+                        if name == chunk.name})
+        return f"stale: {', '.join(stale)}" if stale else "current"
+
+    def estimate(self, chunk):
+        """Seconds the chunk took when last recorded here, else the catalog's H200 figure."""
+        entry = self.record.manifest["chunks"].get(chunk.name)
+        return entry["seconds"] if entry and entry.get("seconds") else chunk.seconds
+
+    def missing_need(self, chunk):
+        """Why the chunk cannot run here, or None."""
+        if chunk.gpus > self.gpus:
+            return f"it needs {chunk.gpus} GPUs, this machine has {self.gpus}"
+        if chunk.needs and not (shutil.which(chunk.needs) or os.access(
+                os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", chunk.needs),
+                os.X_OK)):
+            return f"{chunk.needs} (Nsight Compute / the CUDA toolkit) is not found"
+        return None
+
+    def run(self, chunk):
+        """Runs the chunk's commands into a scratch folder and writes its files and its entry;
+        returns the seconds it took. Stops the script if a command fails."""
+        scratch = os.path.join(self.arguments.build, "record-scratch", chunk.name)
+        shutil.rmtree(scratch, ignore_errors=True)
+        os.makedirs(scratch)
+        values = {"build": self.arguments.build, "out": scratch, "python": PYTHON,
+                  "arch": self.arguments.arch or compute_capability()}
+        log_path = os.path.join(self.arguments.build, "record-scratch", f"{chunk.name}.log")
+        start = time.time()
+        with open(log_path, "w") as log:
+            for command in chunk.commands:
+                filled = [part.format(**values) for part in command]
+                log.write("$ " + " ".join(filled) + "\n")
+                log.flush()
+                result = subprocess.run(filled, cwd=course.ROOT, stdout=log, stderr=log)
+                if result.returncode != 0:
+                    sys.exit(f"record.py: chunk {chunk.name} failed ({' '.join(filled)} exited "
+                             f"{result.returncode}); its log: {log_path}")
+        seconds = time.time() - start
+        fingerprints = records.Fingerprints()
+        files = {}
+        os.makedirs(self.folder, exist_ok=True)
+        for experiment_name, produced in chunk.outputs.items():
+            rows = records.read_csv(os.path.join(scratch, produced))
+            if not rows:
+                print(f"  {chunk.name}: no {experiment_name} rows (see {log_path})",
+                      file=sys.stderr)
+                continue
+            for row in rows:
+                row["code"] = fingerprints.of_row(row, chunk.program)
+            name = (f"{chunk.name}.csv" if len(chunk.outputs) == 1
+                    else f"{chunk.name}.{experiment_name}.csv")
+            course.write_csv(os.path.join(self.folder, name), rows)
+            files[experiment_name] = name
+        first = next(iter(records.read_csv(os.path.join(self.folder, name))), {}) if files else {}
+        entry = {"files": files, "covers": chunk.covers, "commands": chunk.command_lines(),
+                 "gpus": chunk.gpus, "program": chunk.program,
+                 "gpu": self.gpu, "nvidia_driver": course.nvidia_driver(),
+                 "cuda_runtime": first.get("cuda_runtime", ""), "nvcc": nvcc_release(),
+                 "date": course.today(), "commit": commit(), "seconds": round(seconds)}
+        self.write_entry(chunk.name, entry)
+        return seconds
+
+    def write_entry(self, name, entry):
+        """record.json with the chunk's entry, in the catalog's order, replaced in one step."""
+        manifest = self.record.manifest
+        manifest["gpu"] = manifest.get("gpu") or self.gpu
+        chunks = dict(manifest["chunks"])
+        chunks[name] = entry
+        order = [chunk.name for chunk in CHUNKS]
+        manifest["chunks"] = dict(sorted(chunks.items(), key=lambda item: (
+            order.index(item[0]) if item[0] in order else len(order), item[0])))
+        path = os.path.join(self.folder, records.MANIFEST)
+        with open(path + ".tmp", "w") as file:
+            json.dump(manifest, file, indent=1)
+            file.write("\n")
+        os.replace(path + ".tmp", path)
+        self.record = records.Record(self.name)
+
+
+def list_chunks(recorder, chunks):
+    total = 0
+    for chunk in chunks:
+        estimate = recorder.estimate(chunk)
+        total += estimate
+        print(f"{chunk.name:16} {estimate:5.0f} s  {recorder.status(chunk):28} {chunk.covers}")
+    print(f"{len(chunks)} chunks, about {total / 60:.0f} minutes on this record's GPU "
+          f"({recorder.record.gpu()})")
+
+
+def build(folder, gpus):
+    """Configures and compiles the course into `folder`, with every variant of
+    tools/variants.txt where a GPU is here to run them (all at once: on many cores that is
+    quicker than one at a time as the experiments ask for them)."""
+    if not os.path.exists(os.path.join(folder, "build.ninja")):
+        subprocess.run(["meson", "setup", folder], cwd=course.ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+    targets = ["all"] + ([f"tools/{name}" for name in course.variants()] if gpus else [])
+    result = subprocess.run(["ninja", "-C", folder] + targets, capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"record.py: the build failed:\n{result.stdout[-3000:]}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--record", help="the record's name (default: GPU 0's short name)")
+    parser.add_argument("--build", default=os.path.join(course.ROOT, "build-record"),
+                        help="the Meson build folder it builds and runs (default build-record)")
+    parser.add_argument("--minutes", type=float,
+                        help="stop before a chunk that would end later than this")
+    parser.add_argument("--only", help="comma-separated chunks to record, current or not")
+    parser.add_argument("--list", action="store_true",
+                        help="list the chunks, their state and seconds, and record nothing")
+    parser.add_argument("--arch", help="the compute capability the registers chunk compiles "
+                        "for (default: GPU 0's)")
+    arguments = parser.parse_args()
+    only = arguments.only.split(",") if arguments.only else None
+    unknown = [name for name in only or [] if not chunk_named(name)]
+    if unknown:
+        parser.error(f"--only: no chunk named {', '.join(unknown)} (--list lists them)")
+    if course.arguments_only():
+        return
+    gpu = course.gpu_name()
+    if not arguments.record:
+        if gpu == "unknown":
+            sys.exit("record.py: no GPU found here (nvidia-smi); name the record with --record")
+        arguments.record = record_name(gpu)
+    recorder = Recorder(arguments, gpu)
+    recorded_gpu = recorder.record.manifest.get("gpu")
+    if gpu == "unknown":
+        recorder.gpu = recorded_gpu or "unknown"
+    elif recorded_gpu and recorded_gpu != gpu:
+        sys.exit(f"record.py: record {arguments.record} was made on an {recorded_gpu}, this is "
+                 f"an {gpu}: name another record with --record")
+    chunks = [chunk_named(name) for name in only] if only else CHUNKS
+    if arguments.list:
+        list_chunks(recorder, chunks)
+        return
+    start = time.time()
+    build(arguments.build, recorder.gpus)
+    print(f"record {arguments.record} ({recorder.gpu}): built in {time.time() - start:.0f} s",
+          flush=True)
+    skipped, left = [], []
+    for chunk in chunks:
+        state = recorder.status(chunk)
+        if state == "current" and not only:
+            continue
+        why = recorder.missing_need(chunk)
+        if why:
+            skipped.append(f"{chunk.name} ({why})")
+            continue
+        estimate = recorder.estimate(chunk)
+        if arguments.minutes and time.time() - start + estimate > 60 * arguments.minutes:
+            left.append(chunk)
+            continue
+        print(f"{chunk.name}: {state}; recording (about {estimate:.0f} s)", flush=True)
+        seconds = recorder.run(chunk)
+        print(f"{chunk.name}: recorded in {seconds:.0f} s", flush=True)
+    for line in skipped:
+        print(f"skipped: {line}")
+    if left:
+        print(f"left for the next run ({sum(recorder.estimate(c) for c in left) / 60:.0f} "
+              f"minutes or so): {', '.join(chunk.name for chunk in left)}")
+    print(f"record {arguments.record}: done in {time.time() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

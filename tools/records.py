@@ -1,0 +1,342 @@
+"""The course's records: what one GPU measured, kept in docs/results/RECORD/, and the code each
+recorded run measured.
+
+A record is a folder docs/results/RECORD/ (h200, h100, rtx4090: the GPU's name, short) that
+holds the CSV files of its chunks and record.json, which says for each chunk its files (one per
+experiment it holds rows of), what it covers, the commands that made it, the GPU, driver, CUDA
+version and date, the commit it ran on and the seconds it took (tools/record.py writes both).
+Every row carries a fingerprint of the code it measured (column `code`): a hash of the sources
+that decide what the program did on the GPU, their comments and runs of whitespace left out (a
+comment does not change what runs), which are
+
+  a stage        its bitonic_sort.cu and bitonic_index.h and every header of ours they include,
+                 and the parts of common/ that run and time a sort (sort_runner.cu, keys.cpp and
+                 what they include); not the command line, the report or the validation, so
+                 that a change there does not make every record stale;
+  a variant      its stage's sources and its edits in tools/variants.txt;
+  a baseline     tools/baselines.cu and what it includes, with the same parts of common/ (and
+                 for std::sort, which the driver times on the host, driver.cpp and
+                 validate.cpp);
+  a lab program  its source in tools/ (word_argsort.cu, barriers.cu, torch_rows.py, ...) and
+                 what it includes.
+
+A row measured by Nsight Compute or counted in the machine code names its stage, and may measure
+a variant of it (its `variant` column says which, in words): its fingerprint covers the stage
+and every variant of it. A program named NAME@COMMIT (a stage as it was at an older commit) is
+fingerprinted at that commit. The docs quote only rows whose fingerprint is the code's as it is
+now; tools/record.py records again exactly the chunks that hold other rows.
+
+Python 3 standard library only.
+"""
+import csv
+import hashlib
+import io
+import json
+import os
+import re
+import subprocess
+import tokenize
+
+import course
+
+RESULTS = os.path.join(course.ROOT, "docs", "results")
+# The record the README and the chapters are built from, unless generate.py is told another
+# (--record), and the records its build reads where it lacks runs a block needs, in order (each
+# such table names its GPU, and generate.py counts them): the one place the course names a GPU.
+DEFAULT_RECORD = "h200"
+FALLBACK_RECORDS = ("h100",)
+MANIFEST = "record.json"
+
+# The parts of common/ that run and time a sort: the timed loop and the keys it sorts.
+TIMING_SOURCES = ("common/sort_runner.cu", "common/keys.cpp")
+# The lab's programs, by the name a row gives them, and their source in tools/.
+LAB_SOURCES = {"word_argsort": "tools/word_argsort.cu", "rank_argsort": "tools/rank_argsort.cu",
+               "barriers": "tools/barriers.cu", "transfers": "tools/transfers.cu",
+               "nccl_exchange": "tools/nccl_exchange.cu", "torch": "tools/torch_rows.py",
+               "baselines": "tools/baselines.cu"}
+# The stage whose sources a lab program compiles in (tools/meson.build): its folder is on the
+# program's include path.
+LAB_STAGES = {"word_argsort": "v8_batched", "rank_argsort": "v8_batched",
+              "barriers": "v0_naive"}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+class Sources:
+    """The course's files as they are in the working tree under `root`, or, with `commit`, as
+    they were at that commit of the repository under `root`."""
+
+    def __init__(self, root=course.ROOT, commit=None):
+        self.root, self.commit, self.cache = root, commit, {}
+
+    def read(self, path):
+        """The text of the repository-relative `path`, or None where there is no such file."""
+        if path not in self.cache:
+            if self.commit:
+                result = subprocess.run(["git", "-C", self.root, "show", f"{self.commit}:{path}"],
+                                        capture_output=True, text=True)
+                self.cache[path] = result.stdout if result.returncode == 0 else None
+            else:
+                full = os.path.join(self.root, path)
+                self.cache[path] = open(full).read() if os.path.isfile(full) else None
+        return self.cache[path]
+
+    def variants(self):
+        """{name: Variant} of tools/variants.txt as these sources have it."""
+        if "variants" not in self.cache:
+            self.cache["variants"] = course.variants(
+                text=self.read("tools/variants.txt") or "")
+        return self.cache["variants"]
+
+
+def included(sources, paths, folders):
+    """The files `paths` and every header of ours they include, directly or not: an include is
+    looked up beside the file that names it, then in `folders` (repository-relative)."""
+    found, queue = [], list(paths)
+    while queue:
+        path = queue.pop(0)
+        text = sources.read(path)
+        if text is None or path in found:
+            continue
+        found.append(path)
+        for name in INCLUDE.findall(text):
+            for folder in [os.path.dirname(path)] + list(folders):
+                candidate = os.path.normpath(os.path.join(folder, name))
+                if sources.read(candidate) is not None:
+                    queue.append(candidate)
+                    break
+    return found
+
+
+def timing_files(sources):
+    return included(sources, TIMING_SOURCES, ["common"])
+
+
+def stage_files(sources, stage):
+    folder = [stage, "common"]
+    return included(sources, [f"{stage}/bitonic_sort.cu", f"{stage}/bitonic_index.h"],
+                    folder) + timing_files(sources)
+
+
+def lab_name(program):
+    """The LAB_SOURCES key of a program named in a row ('torch.sort (torch 2.11)' is torch), or
+    of a baseline's algorithm (cub_radix, std_sort, copy: the baselines program), or None."""
+    if program.startswith("torch"):
+        return "torch"
+    if program in course.BASELINE_PROGRAMS:
+        return "baselines"
+    return program if program in LAB_SOURCES else None
+
+
+def edits_text(variant):
+    """A variant's edits as code (code_text of each side), one after another."""
+    return " ".join(f"{code_text('edit.cu', old)} => {code_text('edit.cu', new)};"
+                    for old, new in variant.edits)
+
+
+def measured_files(program, sources, with_variants=False):
+    """(the files that decide what `program` measured, extra text: a variant's edits), or None
+    for a name that is neither a stage, a variant nor a lab program of these sources."""
+    lab = lab_name(program)
+    if lab:
+        folders = ["tools", "common"] + ([LAB_STAGES[lab]] if lab in LAB_STAGES else [])
+        files = included(sources, [LAB_SOURCES[lab]], folders)
+        if lab == "barriers":
+            files += included(sources, ["v0_naive/bitonic_sort.cu"], ["v0_naive", "common"])
+        if program == "std_sort":
+            # std::sort is timed on the host, by the driver, not by sort_runner.cu.
+            files += included(sources, ["common/driver.cpp", "common/validate.cpp"], ["common"])
+        return files + ([] if lab == "torch" else timing_files(sources)), ""
+    variant = sources.variants().get(program)
+    if variant:
+        return stage_files(sources, variant.stage), edits_text(variant)
+    if sources.read(f"{program}/bitonic_sort.cu") is not None:
+        edits = ""
+        if with_variants:
+            # Every variant of the stage, in order: the row may measure any of them.
+            edits = " ".join(f"{name}: {edits_text(variant)}"
+                             for name, variant in sources.variants().items()
+                             if variant.stage == program)
+        return stage_files(sources, program), edits
+    return None
+
+
+# A string or character literal of C++, kept whole; or a comment, dropped.
+CPP_TOKENS = re.compile(r'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|//[^\n]*|/\*.*?\*/', re.S)
+
+
+def code_text(path, text):
+    """The code of a source file without its comments, its whitespace runs made one space: a
+    comment does not change what a program does, and the course rewords its comments often."""
+    if path.endswith(".py"):
+        tokens = tokenize.generate_tokens(io.StringIO(text).readline)
+        text = " ".join(token.string for token in tokens if token.type != tokenize.COMMENT)
+    else:
+        text = CPP_TOKENS.sub(lambda match: match.group(1) or " ", text)
+    return " ".join(text.split())
+
+
+def fingerprint(program, sources=None, with_variants=False):
+    """12 hex digits of a hash of what `program` measured (module docstring), or '' for a
+    name these sources do not know. NAME@COMMIT is NAME at that commit."""
+    if "@" in program:
+        program, commit = program.split("@", 1)
+        sources = Sources(sources.root if sources else course.ROOT, commit)
+    sources = sources or Sources()
+    found = measured_files(program, sources, with_variants)
+    if found is None:
+        return ""
+    files, extra = found
+    digest = hashlib.sha256()
+    for path in sorted(set(files)):
+        digest.update(f"{path}\0{code_text(path, sources.read(path))}\0".encode())
+    digest.update(extra.encode())
+    return digest.hexdigest()[:12]
+
+
+def row_program(row, default=None):
+    """(the program a recorded row measured, whether it may be a variant of that stage named
+    in words): its `program` column, else its `stage` column (with a `variant` column, any
+    variant of the stage), else `default`, the chunk's tool."""
+    if row.get("program"):
+        return row["program"], False
+    if row.get("stage"):
+        return row["stage"], "variant" in row
+    return default, False
+
+
+class Fingerprints:
+    """fingerprint() of each program once: the same program is in many rows."""
+
+    def __init__(self, sources=None):
+        self.sources, self.known = sources or Sources(), {}
+
+    def of_row(self, row, default=None):
+        key = row_program(row, default)
+        if key[0] is None:
+            return ""
+        if key not in self.known:
+            self.known[key] = fingerprint(key[0], self.sources, key[1])
+        return self.known[key]
+
+
+def record_names():
+    """The records in docs/results/, by folder name."""
+    if not os.path.isdir(RESULTS):
+        return []
+    return sorted(name for name in os.listdir(RESULTS)
+                  if os.path.exists(os.path.join(RESULTS, name, MANIFEST)))
+
+
+def read_csv(path):
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as file:
+        return list(csv.DictReader(file))
+
+
+class Record:
+    """One record: its manifest and its rows, each experiment's rows those of its chunks in the
+    manifest's order. rows() leaves out the rows of code that has changed since (stale), and
+    counts them in `stale`."""
+
+    def __init__(self, name, results=RESULTS, sources=None):
+        self.name = name
+        self.folder = os.path.join(results, name)
+        path = os.path.join(self.folder, MANIFEST)
+        self.manifest = json.load(open(path)) if os.path.exists(path) else {"chunks": {}}
+        self.fingerprints = Fingerprints(sources)
+        self.loaded = {}
+        # {experiment: {program: number of rows left out}}
+        self.stale = {}
+        self.stale_found = None
+        # The experiments rows() was asked for since touched was last emptied: what a generated
+        # block read.
+        self.touched = []
+
+    def exists(self):
+        return bool(self.manifest["chunks"])
+
+    def gpu(self):
+        """The GPU's name as the record gives it ('NVIDIA H200'), or the record's name."""
+        return self.manifest.get("gpu") or self.name
+
+    def chunks(self, experiment=None):
+        """[(chunk name, its manifest entry)] in the manifest's order, those that hold rows of
+        `experiment` alone when it is named."""
+        return [(name, chunk) for name, chunk in self.manifest["chunks"].items()
+                if experiment is None or experiment in chunk["files"]]
+
+    def experiments(self):
+        return list(dict.fromkeys(experiment for _, chunk in self.chunks()
+                                  for experiment in chunk["files"]))
+
+    def files(self, experiment):
+        """The record's files of `experiment`, repository-relative, in order."""
+        return [os.path.relpath(os.path.join(self.folder, chunk["files"][experiment]),
+                                course.ROOT) for _, chunk in self.chunks(experiment)]
+
+    def chunk_rows(self, name, experiment):
+        """Every row of `experiment` in the chunk `name`, stale or not, each with the chunk's
+        name (column `chunk`)."""
+        chunk = self.manifest["chunks"][name]
+        rows = read_csv(os.path.join(self.folder, chunk["files"][experiment]))
+        return [{**row, "chunk": name} for row in rows]
+
+    def is_current(self, row, chunk):
+        return row.get("code", "") == self.fingerprints.of_row(row, chunk.get("program"))
+
+    def rows(self, experiment):
+        """The current rows of `experiment` (every chunk of it), in order; [] if not recorded."""
+        self.touched.append(experiment)
+        if experiment not in self.loaded:
+            rows = []
+            for name, chunk in self.chunks(experiment):
+                for row in self.chunk_rows(name, experiment):
+                    if self.is_current(row, chunk):
+                        rows.append(row)
+                    else:
+                        program = row_program(row, chunk.get("program"))[0] or name
+                        counts = self.stale.setdefault(experiment, {})
+                        counts[program] = counts.get(program, 0) + 1
+            self.loaded[experiment] = rows
+        return self.loaded[experiment]
+
+    def shortfall(self, experiments):
+        """(how many of `experiments` this record has no current runs of, how many runs of them
+        it left out): the smaller, the more of what a block reads it holds."""
+        names = set(experiments)
+        return (sum(1 for name in names if not self.rows(name)),
+                sum(sum(self.stale.get(name, {}).values()) for name in names))
+
+    def incomplete(self, experiments):
+        """Those of `experiments` that this record lacks, or whose rows it left out in part."""
+        return sorted(name for name in set(experiments)
+                      if not self.rows(name) or name in self.stale)
+
+    def stale_rows(self):
+        """[(chunk, program, count)] of the rows of the record whose code has changed since."""
+        if self.stale_found is None:
+            found = {}
+            for name, chunk in self.chunks():
+                for experiment in chunk["files"]:
+                    for row in self.chunk_rows(name, experiment):
+                        if not self.is_current(row, chunk):
+                            key = (name, row_program(row, chunk.get("program"))[0] or name)
+                            found[key] = found.get(key, 0) + 1
+            self.stale_found = [(chunk, program, count)
+                                for (chunk, program), count in found.items()]
+        return self.stale_found
+
+    def stale_note(self):
+        """One line naming the programs whose runs rows() left out because their code changed
+        since, or None."""
+        programs = {}
+        for counts in self.stale.values():
+            for program, count in counts.items():
+                programs[program] = programs.get(program, 0) + count
+        if not programs:
+            return None
+        total = sum(programs.values())
+        return (f"record {self.name}: {total} runs left out, their code has changed since they "
+                f"were recorded ({', '.join(sorted(programs))}); tools/record.py --record "
+                f"{self.name} records them again")
