@@ -36,6 +36,7 @@ sys.path.append(os.path.join(os.path.dirname(DOCS), "tools"))
 
 import course  # noqa: E402
 import figures  # noqa: E402
+import record as recorder  # noqa: E402
 import records  # noqa: E402
 import tables  # noqa: E402
 
@@ -167,6 +168,49 @@ def stage_blocks(tour):
     return blocks
 
 
+def record_seconds(record):
+    """(seconds, chunks) of the record's chunks that tools/record.py timed."""
+    timed = [entry["seconds"] for entry in record.manifest["chunks"].values()
+             if entry.get("seconds")]
+    return sum(timed), len(timed)
+
+
+def record_status():
+    """The chunks of the record the tables read, and those of tools/record.py's catalog it
+    lacks: what each covers, the GPUs it needs, how many of its runs measured the code as it is
+    now (the rest are left out), when it was recorded and the seconds it took; then the
+    minutes that the chunks tools/record.py timed took."""
+    record = tables.RECORD
+    stale = {}
+    for chunk, _, count in record.stale_rows():
+        stale[chunk] = stale.get(chunk, 0) + count
+    catalog = {chunk.name: chunk for chunk in recorder.CHUNKS}
+    names = list(record.manifest["chunks"]) + [name for name in catalog
+                                                if name not in record.manifest["chunks"]]
+    body = []
+    for name in names:
+        entry = record.manifest["chunks"].get(name)
+        covers = entry["covers"] if entry else catalog[name].covers
+        gpus = {0: "none", 1: "one", 2: "two"}[entry["gpus"] if entry else catalog[name].gpus]
+        if entry is None:
+            state = "not recorded"
+        else:
+            runs = sum(len(record.chunk_rows(name, experiment)) for experiment in entry["files"])
+            state = (f"{runs - stale.get(name, 0)} of {runs} runs current, {entry['date']}"
+                     if name in stale else f"recorded {entry['date']}")
+        took = entry.get("seconds") if entry else None
+        body.append([f"`{name}`", covers, gpus, state, f"{took}" if took else ""])
+    seconds, count = record_seconds(record)
+    return (tables.table(["chunk", "what it measures", "GPUs", f"record {record.name}",
+                          "seconds"], body, ["l", "l", "l", "l", "r"]) +
+            f"\nRecord {record.name} ({record.gpu()}, `docs/results/{record.name}/record.json`), "
+            "its chunks in order, then those of `tools/record.py` it lacks. A run is current "
+            "when it measured the code as it is now (only those are quoted). The "
+            f"{count} chunks that `tools/record.py` timed took {seconds / 60:.1f} minutes (the "
+            "build before them not counted; a chunk recorded before `tools/record.py` has no "
+            "seconds).\n")
+
+
 def generated_blocks(tour, profile, network_dump):
     stages = course.course_stage_names()
     blocks = {
@@ -270,6 +314,7 @@ def generated_blocks(tour, profile, network_dump):
         "copy-sizes": tables.copy_table,
         "small-arrays": tables.small_arrays_table,
         "library-kernels": tables.library_kernels_table,
+        "record-status": record_status,
     }
     for stage in stages:
         blocks[f"profile-{stage}"] = lambda s=stage: tables.profile_table(profile, [s])
@@ -359,9 +404,17 @@ INLINE_VALUES = {
     "copy-at": lambda args, tour, profile: tables.copy_value(int(args[0]), args[1]),
     "small-arrays-faster": lambda args, tour, profile: tables.small_arrays_faster(),
     "library-kernels": lambda args, tour, profile: tables.library_kernels(args[0], int(args[1])),
-    # S:COLUMN of h100_packed_kernels.csv: cub_packed_radix on arrays of 2^S keys.
+    # EXPERIMENT[:EXPERIMENT...]: the record's files that hold their runs.
+    "data": lambda args, tour, profile: (
+        tables.data_files(*args) if all(tables.recorded_rows(name) for name in args)
+        else tables.NOT_MEASURED),
+    # The minutes the chunks of the record that tools/record.py timed took, and how many.
+    "record-minutes": lambda args, tour, profile: (
+        f"{record_seconds(tables.RECORD)[0] / 60:.0f} minutes"),
+    "record-chunks": lambda args, tour, profile: str(record_seconds(tables.RECORD)[1]),
+    # S:COLUMN of the record's packed_kernels: cub_packed_radix on arrays of 2^S keys.
     "packed": lambda args, tour, profile: tables.packed_value(int(args[0]), args[1]),
-    # STAGE:VARIANT:Q:KERNEL:COLUMN[:STEPS] of h100_occupancy.csv.
+    # STAGE:VARIANT:Q:KERNEL:COLUMN[:STEPS] of the record's occupancy.
     "occupancy-fact": lambda args, tour, profile: tables.occupancy_value(
         args[0], args[1], int(args[2]), with_steps(args[3], args, 5), args[4]),
     "cpu-crossover": lambda args, tour, profile: tables.cpu_crossover_size(tour),
@@ -419,7 +472,7 @@ INLINE_VALUES = {
     # v9_compare) over its first, the stage as built, for arrays of 2^S keys.
     "mapping-ratio": lambda args, tour, profile: tables.ratio(
         tables.mapping_ratio(int(args[2]), args[0], int(args[1]))),
-    # PROGRAM:S, arrays of 2^S keys (docs/results/h100_segments.csv).
+    # PROGRAM:S, arrays of 2^S keys (the segments experiment).
     "segment": lambda args, tour, profile: tables.ms(
         tables.segment_times().get(args[0], {}).get(int(args[1]))) + " ms",
     # S: the fastest rival of v8_batched for arrays of 2^S keys, and its time over v8's.
@@ -468,29 +521,29 @@ INLINE_VALUES = {
         tables.fastest_rival(tables.segment_times("argsorts"), int(args[0]),
                              tables.ARGSORT_RIVALS)[1] /
         tables.segment_times("argsorts")["v9_argsort"][int(args[0])]),
-    # STAGE:VARIANT:L:COLUMN of h100_items.csv, and COLUMN:L, v9's keys over v8's there.
+    # STAGE:VARIANT:L:COLUMN of the record's items, and COLUMN:L, v9's keys over v8's there.
     "item": lambda args, tour, profile: tables.item_value(args[0], args[1], int(args[2]),
                                                           args[3]),
     "item-ratio": lambda args, tour, profile: tables.item_ratio(args[0], int(args[1])),
-    # STAGE:COLUMN:L of h100_words.csv, and its value over v8_batched's keys there.
+    # STAGE:COLUMN:L of the record's words, and its value over v8_batched's keys there.
     "word": lambda args, tour, profile: tables.word_value(args[0], args[1], int(args[2])),
     "word-ratio": lambda args, tour, profile: tables.word_ratio(args[0], args[1], int(args[2])),
-    # STAGE:L of h100_words.csv: its instructions over v8's, over its issue rate over v8's.
+    # STAGE:L of the record's words: its instructions over v8's, over its issue rate over v8's.
     "word-issue-ratio": lambda args, tour, profile: tables.word_issue_ratio(args[0],
                                                                             int(args[1])),
     # VARIANT:KERNEL:WHAT[:STAGE] of v13's (or its variant STAGE's) launches of one long array
-    # (h100_long_items.csv), and KERNEL:WHAT[:STAGE], keys and indices over keys alone.
+    # (the record's long_items), and KERNEL:WHAT[:STAGE], keys and indices over keys alone.
     "long-items": lambda args, tour, profile: tables.long_items_value(*args),
     "long-items-ratio": lambda args, tour, profile: tables.long_items_ratio(*args),
-    # STAGE:flips|directions|mirrored:L:COLUMN of h100_directions.csv, and
+    # STAGE:flips|directions|mirrored:L:COLUMN of the record's directions, and
     # STAGE:L:COLUMN[:directions|mirrored], the variant (directions unless named) over flips.
     "direction": lambda args, tour, profile: tables.direction_value(args[0], args[1],
                                                                     int(args[2]), args[3]),
     "direction-ratio": lambda args, tour, profile: tables.direction_ratio(args[0], int(args[1]),
                                                                           *args[2:]),
-    # PROGRAM:KERNEL:OPCODE, its count in the machine code (h100_sass_memory.csv).
+    # PROGRAM:KERNEL:OPCODE, its count in the machine code (the record's sass_memory).
     "sass": lambda args, tour, profile: tables.sass_count(args[0], args[1], args[2]),
-    # VARIANT:L:COLUMN of h100_pipes.csv.
+    # VARIANT:L:COLUMN of the record's pipes.
     "pipe": lambda args, tour, profile: tables.pipe_value(args[0], int(args[1]), args[2]),
     # NAME:KEY:ROW:L:COLUMN, one column of the row whose KEY column is ROW for arrays of L keys
     # in the ncu_facts.py experiment NAME (short_stages, say); and NAME:KEY:ROW:BASE:L:COLUMN,
@@ -499,13 +552,13 @@ INLINE_VALUES = {
         tables.fact_rows(args[0], args[1]).get((args[2], int(args[3]))), args[4]),
     "fact-over": lambda args, tour, profile: times_text(tables.fact_over(
         args[0], args[1], args[2], args[3], int(args[4]), args[5])),
-    # VARIANT:L:COLUMN of h100_pipes.csv over the stage's as built.
+    # VARIANT:L:COLUMN of the record's pipes over the stage's as built.
     "pipe-ratio": lambda args, tour, profile: tables.pipe_ratio(args[0], int(args[1]), args[2]),
-    # KIND:L:K of h100_tops.csv (tables.top_value), and VARIANT:KERNEL:COLUMN of
-    # h100_top_kernels.csv.
+    # KIND:L:K of the record's tops (tables.top_value), and VARIANT:KERNEL:COLUMN of
+    # the record's top_kernels.
     "top": lambda args, tour, profile: tables.top_value(args[0], int(args[1]), int(args[2])),
     "top-kernel": lambda args, tour, profile: tables.top_kernel_value(args[0], args[1], args[2]),
-    # KIND:WHAT:L:K of h100_floats.csv (tables.float_value).
+    # KIND:WHAT:L:K of the record's floats (tables.float_value).
     "float": lambda args, tour, profile: tables.float_value(args[0], args[1], int(args[2]),
                                                             int(args[3])),
     "segment-copies": lambda args, tour, profile: "{:.1f}".format(
@@ -571,6 +624,10 @@ class Builds:
         self.fallbacks = ([name for name in records.FALLBACK_RECORDS if name != record]
                           if record == records.DEFAULT_RECORD else [])
         self.fell_back = {}
+        # The Markdown file being filled, the claims (c: blocks) that do not hold, and those no
+        # record could check.
+        self.path = None
+        self.false_claims, self.unchecked_claims = [], []
 
     def use(self, record=None):
         """The Build of `record` (the chosen one when None), the tables reading it."""
@@ -637,10 +694,85 @@ def attempt(key, builds, record):
     return text, drawn, shortfall
 
 
+# c:LEFT OP RIGHT, a sentence of the prose whose claim rests on a measurement, kept as written
+# while it holds: LEFT and RIGHT are a value (v:KIND:ARGS, as inline values) or a literal (a
+# number, 2^Q, or words), compared as numbers where both read as one; OP is a word (a marker's
+# name cannot hold '>'): eq, ne, lt, le, gt, ge.
+CLAIM = re.compile(r"^c:(.+?) (eq|ne|lt|le|gt|ge) (.+)$")
+COMPARE = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
+           "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b}
+
+
+def claim_number(text):
+    """The number a value or literal states ('2^21' 2097152, '2.38x' 2.38, '658.1 ms' 658.1,
+    '12%' 12, '1,024' 1024), or None for words ('no size')."""
+    power = re.match(r"\s*2\^(\d+)\b", text)
+    if power:
+        return 2 ** int(power.group(1))
+    number = re.match(r"\s*(-?\d+(?:\.\d+)?)", text.replace(",", ""))
+    return float(number.group(1)) if number else None
+
+
+def check_claim(key, build):
+    """(whether the claim c:LEFT OP RIGHT holds in one build, what it compared); KeyError where
+    a value it reads is not measured there."""
+    match = CLAIM.match(key)
+    if not match:
+        raise UnknownBlock(f"{key}: a claim is c:LEFT OP RIGHT, OP one of {' '.join(COMPARE)}")
+    left, operator, right = match.groups()
+    sides = [inline_value(side, build.tour, build.profile) if side.startswith("v:") else side
+             for side in (left, right)]
+    if any(side.startswith(tables.NOT_MEASURED) for side in sides):
+        raise KeyError("not measured")
+    numbers = [claim_number(side) for side in sides]
+    if None not in numbers:
+        holds = COMPARE[operator](*numbers)
+    elif operator in ("eq", "ne"):
+        holds = COMPARE[operator](*(side.strip() for side in sides))
+    else:
+        raise UnknownBlock(f"{key}: {sides[0]!r} {operator} {sides[1]!r} compares words")
+    return holds, f"{sides[0]} {operator} {sides[1]}"
+
+
+def claim(key, pinned, text, builds):
+    """The sentence of a c: block as written, checked in the record that holds the most of the
+    runs its values read (the pinned one; else the chosen one, or a fallback that holds more);
+    where it does not hold, the claim is listed in builds.false_claims and the sentence marked.
+    A claim whose values read an experiment no record holds is listed as unchecked."""
+    tried = []
+    for record in [pinned or None] + ([] if pinned else builds.fallbacks):
+        build = builds.use(record)
+        build.record.touched = []
+        try:
+            holds, compared = check_claim(key, build)
+            shortfall = build.record.shortfall(build.record.touched)
+        except (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError):
+            if not build.record.incomplete(build.record.touched):
+                raise
+            holds, compared, shortfall = None, None, (float("inf"), 0)
+        finally:
+            build.asked.update(build.record.touched)
+            builds.use()
+        tried.append((shortfall, holds, compared, build.record.name))
+        if shortfall == (0, 0):
+            break
+    shortfall, holds, compared, name = min(tried, key=lambda found: found[0])
+    if holds is None or shortfall[0] > 0:
+        builds.unchecked_claims.append(f"{builds.path}: {key}")
+        return text
+    if holds:
+        return text
+    sentence = " ".join(text.split())
+    builds.false_claims.append(f"{builds.path}: on record {name}, {compared}: {sentence!r}")
+    return f"[Not so on record {name}: {compared}.] " + text
+
+
 def fill_markdown(text, builds):
     def replace(match):
         name = match.group(2)
         key, _, pinned = name.partition(" @")
+        if key.startswith("c:"):
+            return match.group(1) + claim(key, pinned, match.group(3), builds) + match.group(4)
         text, drawn, missing = attempt(key, builds, pinned or None)
         if missing > (0, 0) and not pinned:
             # Where the record lacks runs the block reads, the fallback records' (the default
@@ -767,15 +899,18 @@ def expected_files(network_dump, record=records.DEFAULT_RECORD, out=None):
         "span.svg": figures.span_figure(network_dump),
     }
     files = {os.path.join(FIGURES, name): content for name, content in files.items()}
-    markdown = [os.path.join(ROOT, "README.md")] + sorted(
-        os.path.join(DOCS, name) for name in os.listdir(DOCS) if name.endswith(".md"))
+    markdown = [os.path.join(ROOT, "README.md"), os.path.join(DOCS, "results", "README.md")] + \
+        sorted(os.path.join(DOCS, name) for name in os.listdir(DOCS) if name.endswith(".md"))
     for path in markdown:
+        builds.path = os.path.relpath(path, ROOT)
         try:
             files[path] = fill_markdown(read(path), builds)
         except UnknownBlock as unknown:
             sys.exit(f"{os.path.relpath(path, ROOT)}: unknown generated block: {unknown}")
     files.update(builds.figures)
     notes = builds.notes() + missing_experiments(builds)
+    notes += [f"note: a claim no record could check (its runs are missing): {where}"
+              for where in builds.unchecked_claims]
     for stage in course.stages():
         if stage.chapter and not os.path.exists(os.path.join(DOCS, stage.chapter)):
             sys.exit(f"stages.txt names docs/{stage.chapter} for {stage.name}, which does not exist")
@@ -788,7 +923,7 @@ def expected_files(network_dump, record=records.DEFAULT_RECORD, out=None):
     if out:
         files = {os.path.join(out, os.path.relpath(path, ROOT)): content
                  for path, content in files.items()}
-    return files, notes
+    return files, notes, builds.false_claims
 
 
 def main():
@@ -805,13 +940,19 @@ def main():
     if not os.path.exists(os.path.join(records.RESULTS, arguments.record, records.MANIFEST)):
         names = ", ".join(records.record_names()) or "none"
         sys.exit(f"generate.py: no record docs/results/{arguments.record}/ (records: {names})")
-    files, notes = expected_files(arguments.network_dump, arguments.record, arguments.out)
+    files, notes, false_claims = expected_files(arguments.network_dump, arguments.record,
+                                                arguments.out)
     for note in notes:
         print(note)
+    for line in false_claims:
+        print(f"a claim that does not hold: {line}")
+    # A false claim fails the check and the default build; a build for another record (--out)
+    # marks the sentence and goes on.
+    failed = 1 if false_claims and (arguments.check or not arguments.out) else 0
     if arguments.check and (arguments.out or arguments.record != records.DEFAULT_RECORD):
         # The committed files are the default record's: another is built, not compared.
         print(f"{len(files)} generated files and blocks built from record {arguments.record}")
-        return 0
+        return failed
     stale = []
     for path, content in files.items():
         current = read(path) if os.path.exists(path) else None
@@ -829,9 +970,9 @@ def main():
                   "--network-dump build/tools/network_dump)")
             return 1
         print(f"{len(files)} generated files and blocks are current")
-        return 0
+        return failed
     print(f"wrote {len(stale)} of {len(files)} files" + (f": {', '.join(stale)}" if stale else ""))
-    return 0
+    return failed
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@ help tell a reader to type works.
 
 Usage: commands_test.py SOURCE_ROOT BUILD_FOLDER
 
-It collects the commands: the lines of the Markdown files' shell code blocks and the inline
-code that starts like a command, and the command lines in the comments of the stages'
-bitonic_sort.cu and of tools/. Then it checks each one against this build:
+It collects the commands: the lines of the Markdown files' shell code blocks (the README, the
+chapters, docs/results/README.md) and the inline code that starts like a command, and the
+command lines in the comments of the stages' bitonic_sort.cu and of tools/. Then it checks each
+one against this build:
   meson setup build ...        every -D option exists
   meson compile -C build T     T names exactly one target, and compiling it succeeds (the
                                demonstration runs, with CUDA hidden: it must end cleanly)
@@ -80,7 +81,8 @@ def comment_commands(path):
     return commands
 
 
-sources = [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md")))
+sources = [os.path.join(root, "README.md"), os.path.join(root, "docs", "results", "README.md")] + \
+    sorted(glob.glob(os.path.join(root, "docs", "*.md")))
 code = sorted(glob.glob(os.path.join(root, "v*", "bitonic_sort.cu")) +
               glob.glob(os.path.join(root, "tools", "*.cu")) +
               glob.glob(os.path.join(root, "tools", "*.py")))

@@ -417,4 +417,59 @@ with tempfile.TemporaryDirectory() as results:
           tables.data_files("segments") == "(not recorded)" and
           tables.experiment_tool("v15_tile") == "tools/experiments.py v15_tile",
           "a record's experiment: its chunks' rows and files in the manifest's order")
+
+
+# Claims (c: blocks): a sentence kept as written while its comparison holds on the record.
+class ClaimTour:
+    def get(self, program, q):
+        return {"sort_ms": "1"} if self.time(program, q) else None
+
+    def sizes(self):
+        return [20, 21, 22]
+
+    def time(self, program, q):
+        return {"fast": {20: 2.0, 21: 1.0, 22: 1.0}, "slow": {20: 1.5, 21: 2.0, 22: 3.0}}.get(
+            program, {}).get(q)
+
+    def speedup(self, faster, slower, q):
+        return self.time(slower, q) / self.time(faster, q)
+
+
+class ClaimBuild:
+    tour, profile = ClaimTour(), None
+
+
+build = ClaimBuild()
+check(generate.claim_number("2^21") == 2**21 and generate.claim_number("2.38x") == 2.38 and
+      generate.claim_number("658.1 ms") == 658.1 and generate.claim_number("1,024") == 1024 and
+      generate.claim_number("no size") is None, "the numbers a value states")
+check(generate.check_claim("c:v:speedup:fast:slow:22 ge 3", build) == (True, "3.00x ge 3") and
+      generate.check_claim("c:v:speedup:fast:slow:20 gt 1", build)[0] is False and
+      generate.check_claim("c:v:tour-faster-from:fast:slow:20 eq 2^21", build) ==
+      (True, "2^21 eq 2^21") and
+      generate.check_claim("c:v:tour-faster-from:slow:fast:20 ne no size", build)[0] is False,
+      "a claim compares two values, or a value and a literal, as numbers or as words")
+try:
+    generate.check_claim("c:v:time:fast:19 lt 2", build)
+    check(False, "a claim whose value is not measured is not checked")
+except KeyError:
+    check(True, "a claim whose value is not measured is not checked")
+
+
+class ClaimBuilds:
+    fallbacks, path, false_claims, unchecked_claims = [], "docs/made_up.md", [], []
+
+    def use(self, record=None):
+        build.record = records.Record("none", tempfile.gettempdir())
+        build.asked = set()
+        return build
+
+
+claim_builds = ClaimBuilds()
+kept = generate.claim("c:v:speedup:fast:slow:22 ge 3", "", "three times faster", claim_builds)
+marked = generate.claim("c:v:speedup:fast:slow:20 gt 1", "", "faster at 2^20", claim_builds)
+check(kept == "three times faster" and marked.startswith("[Not so on record none: 0.75x gt 1.] ")
+      and claim_builds.false_claims == ["docs/made_up.md: on record none, 0.75x gt 1: "
+                                        "'faster at 2^20'"],
+      "a claim that holds keeps its sentence; one that does not is named and marked")
 sys.exit(1 if failures else 0)

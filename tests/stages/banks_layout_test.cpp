@@ -6,7 +6,7 @@
 // v8). As written, a warp's store or load of one register asks the banks for 32 words that far
 // apart: a kKeysPerThread-way conflict. But without padding the compiler merges each 4
 // neighbouring registers of a thread into one 16-byte access (STS.128 and LDS.128 in the
-// unpadded build's machine code, docs/results/h100_sass_memory.csv), so what the banks see is
+// unpadded build's machine code, docs/results/h100/sass.csv), so what the banks see is
 // kKeysPerThread / 4 such accesses per exchange, each served a quarter warp at a time. With
 // padded() the accesses stay 4-byte ones (a thread's padded words are not 16-byte aligned, and
 // the machine code has STS and LDS only) and the model must find no conflict left, in the

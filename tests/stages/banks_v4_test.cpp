@@ -27,7 +27,7 @@ TEST_CASE("the compare steps and the register phase are conflict-free") {
 
 TEST_CASE("as compiled, v4's two tile moves are one 8-byte access: 2 passes, as v5's two take") {
   // The machine code merges tile[2t] and tile[2t + 1] into one STS.64 (LDS.64 for the loads),
-  // docs/results/h100_sass_memory.csv. A warp's 8-byte access is served 16 lanes at a time, and
+  // docs/results/h100/sass.csv. A warp's 8-byte access is served 16 lanes at a time, and
   // each half warp touches 32 consecutive words: 2 passes, none of them a conflict.
   std::vector<unsigned> first_words;
   for (unsigned lane = 0; lane < kWarpSize; ++lane) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """cpu suite: tools/measure_banks.py's count of machine-code instructions (--sass-only), on a
-made-up piece of `cuobjdump -sass` text. The recorded counts (docs/results/h100_sass_memory.csv)
+made-up piece of `cuobjdump -sass` text. The recorded counts (docs/results/h100/sass.csv)
 and the tables and values of them in chapters 7, 8, 10, 11 and 18 rest on it: each opcode goes
 to the kernel whose function it is in, only the course's kernels count, integer compares are
 told apart by .EX alone, double compares by MIN or MAX, FSEL is not taken for SEL, UISETP for
