@@ -205,10 +205,12 @@ def record_status():
                           "seconds"], body, ["l", "l", "l", "l", "r"]) +
             f"\nRecord {record.name} ({record.gpu()}, `docs/results/{record.name}/record.json`), "
             "its chunks in order, then those of `tools/record.py` it lacks. A run is current "
-            "when it measured the code as it is now (only those are quoted). The "
-            f"{count} chunks that `tools/record.py` timed took {seconds / 60:.1f} minutes (the "
-            "build before them not counted; a chunk recorded before `tools/record.py` has no "
-            "seconds).\n")
+            "when it measured the code as it is now (only chunks whose every run is current are "
+            "quoted). " + (f"The {count} chunks that `tools/record.py` timed took "
+                           f"{seconds / 60:.1f} minutes (the build before them not counted; a "
+                           "chunk recorded before `tools/record.py` has no seconds).\n"
+                           if count else
+                           f"No chunk of record {record.name} was timed by `tools/record.py`.\n"))
 
 
 def generated_blocks(tour, profile, network_dump):
@@ -379,6 +381,11 @@ def experiment_ratio(args):
                         tables.experiment_time(experiment, baseline, q))
 
 
+def recorded_text(value):
+    """A recorded count as the prose gives it, or "not measured" for None."""
+    return tables.NOT_MEASURED if value is None else str(value)
+
+
 def times_text(value):
     """'2.38x', or "not measured" for None."""
     return tables.NOT_MEASURED if value is None else f"{value:.2f}x"
@@ -423,11 +430,11 @@ INLINE_VALUES = {
         "argsorts", "v9_argsort", tables.ARGSORT_RIVALS),
     "comparisons": lambda args, tour, profile: comparisons(int(args[0])),
     # STAGE:KERNEL[:STEPS], registers per thread.
-    "registers": lambda args, tour, profile: str(
+    "registers": lambda args, tour, profile: recorded_text(
         tables.registers(args[0], with_steps(args[1], args, 2))),
     # STAGE:KERNEL[:ARGUMENTS[:words]], bytes a thread spills to local memory: KERNEL<ARGUMENTS>
     # (group_steps:14,0 for group_steps<14,0>), its build for 32-bit words with `words`.
-    "spills": lambda args, tour, profile: str(tables.registers(
+    "spills": lambda args, tour, profile: recorded_text(tables.registers(
         args[0], with_steps(args[1], args, 2) + (" (32-bit words)" if args[3:] == ["words"]
                                                  else ""), "spill_bytes")),
     # STAGE:Q:KERNEL for the next two: its time in copies of the array, its share of the sort.
@@ -494,7 +501,7 @@ INLINE_VALUES = {
     # The copy baseline's time for 2^27 keys in the record.
     "segment-copy-ms": lambda args, tour, profile: tables.ms(tables.segment_copy_ms()) + " ms",
     # NAME:PROGRAM:S:FIELD, a column of PROGRAM's record for arrays of 2^S keys (launches, ...).
-    "segment-field": lambda args, tour, profile: str(
+    "segment-field": lambda args, tour, profile: recorded_text(
         tables.segment_field(args[0], args[1], int(args[2]), args[3])),
     # PROGRAM[:values]: the lengths at which PROGRAM is segment_stages' fastest stage.
     "segment-stages-fastest-at": lambda args, tour, profile: tables.segment_stages_fastest_at(
@@ -665,39 +672,75 @@ def block_text(key, build):
     return build.blocks[key](), {}
 
 
-def attempt(key, builds, record):
-    """(text, figures, what it lacked: records.Record.shortfall, worse where it failed) of the
-    block `key` built from `record`. A
-    block that reads runs the record lacks (or left out, their code having changed) says so
-    where it fails; a block that fails on complete data is a bug, and stops the script."""
+# What a block that reads runs its record lacks raises: the data are not there. On complete data
+# the same errors are bugs of the generator, and stop it.
+MISSING_DATA = (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError)
+
+
+def in_record(builds, record, compute):
+    """(compute(build) for the build of `record`, or None where it failed for want of runs, what
+    the record lacked of what it read: records.Record.shortfall, the worst where it failed, and
+    the build)."""
     build = builds.use(record)
     build.record.touched = []
     try:
-        text, drawn = block_text(key, build)
-    except (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError):
-        missing = build.record.incomplete(build.record.touched)
-        if not missing:
+        result = compute(build)
+    except MISSING_DATA:
+        if not build.record.incomplete(build.record.touched):
             raise
-        text, drawn = (f"{tables.NOT_MEASURED} (record {build.record.name}: no current runs of "
-                       f"{', '.join(missing)})"), {}
-        if not key.startswith("v:"):
-            text += "\n"
-        return text, drawn, (1 + len(missing), 0)
+        result = None
     finally:
         build.asked.update(build.record.touched)
         builds.use()
-    shortfall = build.record.shortfall(build.record.touched)
-    if key.startswith("v:") and text.startswith(tables.NOT_MEASURED) and shortfall > (0, 0):
-        # A value with no run to read: which runs the record lacks.
-        text = (f"{tables.NOT_MEASURED} (record {build.record.name}: no current runs of "
-                f"{', '.join(build.record.incomplete(build.record.touched))})")
-    return text, drawn, shortfall
+    shortfall = (float("inf"), 0) if result is None else build.record.shortfall(
+        build.record.touched)
+    return result, shortfall, build
+
+
+def from_best_record(builds, pinned, compute):
+    """in_record of the record that holds the most of the runs a block reads: the pinned one;
+    else the chosen one, or (the default build's alone, records.FALLBACK_RECORDS) a fallback
+    that lacks less of them."""
+    tried = []
+    for record in [pinned or None] + ([] if pinned else builds.fallbacks):
+        tried.append(in_record(builds, record, compute))
+        if tried[-1][1] == (0, 0):
+            break
+    # The first of the least short: the chosen record where the others do no better.
+    return min(tried, key=lambda found: found[1])
+
+
+def missing_text(build):
+    """'not measured (record h200: no current runs of segments)'."""
+    return (f"{tables.NOT_MEASURED} (record {build.record.name}: no current runs of "
+            f"{', '.join(build.record.incomplete(build.record.touched))})")
+
+
+def generated_text(key, pinned, builds):
+    """The text of the generated block `key` (a value, a table, code or a figure), from the
+    record that holds the most of what it reads; a value read from a fallback record names it
+    ('1.54x (H100)'), since the sentence around it may be about the chosen one."""
+    found, shortfall, build = from_best_record(builds, pinned,
+                                               lambda build: block_text(key, build))
+    value = key.startswith("v:")
+    if found is None:
+        return missing_text(build) + ("" if value else "\n")
+    text, drawn = found
+    builds.figures.update(drawn)
+    if value and text.startswith(tables.NOT_MEASURED) and shortfall > (0, 0):
+        return missing_text(build)
+    if build.record.name != builds.record and not pinned:
+        builds.fell_back.setdefault(build.record.name, set()).add(key)
+        if value and not key.startswith("v:data:"):
+            text += f" ({build.record.name.upper()})"
+    return text
 
 
 # c:LEFT OP RIGHT, a sentence of the prose whose claim rests on a measurement, kept as written
 # while it holds: LEFT and RIGHT are a value (v:KIND:ARGS, as inline values) or a literal (a
 # number, 2^Q, or words), compared as numbers where both read as one; OP is a word (a marker's
-# name cannot hold '>'): eq, ne, lt, le, gt, ge.
+# name cannot hold '>'): eq, ne, lt, le, gt, ge. Several comparisons joined by ' & ' must all
+# hold.
 CLAIM = re.compile(r"^c:(.+?) (eq|ne|lt|le|gt|ge) (.+)$")
 COMPARE = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
            "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b}
@@ -705,7 +748,8 @@ COMPARE = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a,
 
 def claim_number(text):
     """The number a value or literal states ('2^21' 2097152, '2.38x' 2.38, '658.1 ms' 658.1,
-    '12%' 12, '1,024' 1024), or None for words ('no size')."""
+    '12%' 12, '1,024' 1024), or None for words ('no size'). A value is compared as the prose
+    prints it, rounded: a ratio of 0.996 reads 1.00, so a bound at 1 is set with that in mind."""
     power = re.match(r"\s*2\^(\d+)\b", text)
     if power:
         return 2 ** int(power.group(1))
@@ -714,8 +758,16 @@ def claim_number(text):
 
 
 def check_claim(key, build):
-    """(whether the claim c:LEFT OP RIGHT holds in one build, what it compared); KeyError where
-    a value it reads is not measured there."""
+    """(whether the claim c:LEFT OP RIGHT [& LEFT OP RIGHT ...] holds in one build, what it
+    compared: the first comparison that fails, else all of them); KeyError where a value it
+    reads is not measured there."""
+    found = [check_comparison("c:" + part, build) for part in key[len("c:"):].split(" & ")]
+    failed = [compared for holds, compared in found if not holds]
+    return not failed, "; ".join(failed[:1] or [compared for _, compared in found])
+
+
+def check_comparison(key, build):
+    """(whether c:LEFT OP RIGHT holds in one build, what it compared)."""
     match = CLAIM.match(key)
     if not match:
         raise UnknownBlock(f"{key}: a claim is c:LEFT OP RIGHT, OP one of {' '.join(COMPARE)}")
@@ -736,33 +788,22 @@ def check_claim(key, build):
 
 def claim(key, pinned, text, builds):
     """The sentence of a c: block as written, checked in the record that holds the most of the
-    runs its values read (the pinned one; else the chosen one, or a fallback that holds more);
-    where it does not hold, the claim is listed in builds.false_claims and the sentence marked.
-    A claim whose values read an experiment no record holds is listed as unchecked."""
-    tried = []
-    for record in [pinned or None] + ([] if pinned else builds.fallbacks):
-        build = builds.use(record)
-        build.record.touched = []
-        try:
-            holds, compared = check_claim(key, build)
-            shortfall = build.record.shortfall(build.record.touched)
-        except (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError):
-            if not build.record.incomplete(build.record.touched):
-                raise
-            holds, compared, shortfall = None, None, (float("inf"), 0)
-        finally:
-            build.asked.update(build.record.touched)
-            builds.use()
-        tried.append((shortfall, holds, compared, build.record.name))
-        if shortfall == (0, 0):
-            break
-    shortfall, holds, compared, name = min(tried, key=lambda found: found[0])
-    if holds is None or shortfall[0] > 0:
+    runs its values read (from_best_record); where it does not hold, the claim is listed in
+    builds.false_claims and the sentence marked. A claim no record holds the runs of is listed
+    as unchecked."""
+    if MARKER.search(text):
+        raise UnknownBlock(f"{key}: a claim's sentence holds a generated block, which would not "
+                           "be regenerated")
+    found, shortfall, build = from_best_record(builds, pinned,
+                                               lambda build: check_claim(key, build))
+    if found is None or shortfall[0] > 0:
         builds.unchecked_claims.append(f"{builds.path}: {key}")
         return text
+    holds, compared = found
     if holds:
         return text
     sentence = " ".join(text.split())
+    name = build.record.name
     builds.false_claims.append(f"{builds.path}: on record {name}, {compared}: {sentence!r}")
     return f"[Not so on record {name}: {compared}.] " + text
 
@@ -773,19 +814,8 @@ def fill_markdown(text, builds):
         key, _, pinned = name.partition(" @")
         if key.startswith("c:"):
             return match.group(1) + claim(key, pinned, match.group(3), builds) + match.group(4)
-        text, drawn, missing = attempt(key, builds, pinned or None)
-        if missing > (0, 0) and not pinned:
-            # Where the record lacks runs the block reads, the fallback records' (the default
-            # build's alone, records.FALLBACK_RECORDS), if one lacks fewer.
-            for other in builds.fallbacks:
-                found = attempt(key, builds, other)
-                if found[2] < missing:
-                    text, drawn, missing = found
-                    builds.fell_back.setdefault(other, set()).add(key)
-                    break
-        builds.figures.update(drawn)
         opening = match.group(1).rstrip("\n") if key.startswith("v:") else match.group(1)
-        return opening + text + match.group(4)
+        return opening + generated_text(key, pinned, builds) + match.group(4)
 
     unparsed = MARKER.findall(BLOCK.sub("", text))
     if unparsed:
@@ -909,8 +939,14 @@ def expected_files(network_dump, record=records.DEFAULT_RECORD, out=None):
             sys.exit(f"{os.path.relpath(path, ROOT)}: unknown generated block: {unknown}")
     files.update(builds.figures)
     notes = builds.notes() + missing_experiments(builds)
-    notes += [f"note: a claim no record could check (its runs are missing): {where}"
-              for where in builds.unchecked_claims]
+    if builds.unchecked_claims:
+        per_file = {}
+        for where in builds.unchecked_claims:
+            name = where.split(":", 1)[0]
+            per_file[name] = per_file.get(name, 0) + 1
+        notes.append(f"note: {len(builds.unchecked_claims)} claims no record could check (the runs "
+                     "they read are missing): " +
+                     ", ".join(f"{name} {count}" for name, count in per_file.items()))
     for stage in course.stages():
         if stage.chapter and not os.path.exists(os.path.join(DOCS, stage.chapter)):
             sys.exit(f"stages.txt names docs/{stage.chapter} for {stage.name}, which does not exist")
@@ -937,6 +973,10 @@ def main():
     parser.add_argument("--out", help="write the README, chapters and figures under this folder "
                         "instead of the tree")
     arguments = parser.parse_args()
+    if arguments.record != records.DEFAULT_RECORD and not (arguments.out or arguments.check):
+        # The README and chapters in the tree are the default record's.
+        sys.exit(f"generate.py: --record {arguments.record} writes with --out DIR (or compares "
+                 "with --check), never into the tree")
     if not os.path.exists(os.path.join(records.RESULTS, arguments.record, records.MANIFEST)):
         names = ", ".join(records.record_names()) or "none"
         sys.exit(f"generate.py: no record docs/results/{arguments.record}/ (records: {names})")

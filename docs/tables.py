@@ -35,12 +35,6 @@ def recorded_rows(experiment):
     return RECORD.rows(experiment)
 
 
-def left_out(experiment):
-    """{program: rows} of `experiment`'s rows that the record left out, their code having
-    changed since ({} where none were, or no record is read)."""
-    return RECORD.stale.get(experiment, {}) if RECORD is not None else {}
-
-
 def data_files(*experiments):
     """'`docs/results/RECORD/segments.csv`, ...': the files of the record that hold the
     experiments' rows."""
@@ -375,11 +369,8 @@ def banks_table(stages):
 
 def sass_counts():
     """{(program, kernel): {instruction: count}} of the record's sass_memory (measure_banks.py
-    --sass-csv), and its rows; a program some of whose rows were left out (their code has
-    changed since) is left out whole, since a missing row would read as a count of none."""
+    --sass-csv), and its rows."""
     rows = recorded_rows("sass_memory")
-    partial = left_out("sass_memory")
-    rows = [row for row in rows if row["stage"] not in partial]
     counts = {}
     for row in rows:
         counts.setdefault((row["stage"], row["kernel"]), {})[row["instruction"]] = row["count"]
@@ -1230,9 +1221,7 @@ def mapping_ratio(s, name="v8_mapping", variant=1):
     `variant` over its first, the stage as built, for arrays of 2^s keys: its time over the
     stage's; None where either is missing. experiments.py records the stage as built first."""
     variants = list(segment_times(name).values())
-    # Variants are named by their place in the experiment: with some of its rows left out (their
-    # code has changed since) the places are not the recorded ones.
-    if len(variants) <= variant or left_out(name):
+    if len(variants) <= variant:
         return None
     first, other = variants[0].get(s), variants[variant].get(s)
     return other / first if first and other else None
@@ -1242,7 +1231,7 @@ def mapping_table(name="v8_mapping"):
     """Every variant of a mapping experiment for every array length, and each one's time over
     the first's, the stage as built."""
     rows = recorded_rows(name)
-    if not rows or left_out(name):
+    if not rows:
         return NOT_MEASURED + "\n"
     times = segment_times(name)
     variants = list(times)

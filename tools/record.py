@@ -4,7 +4,8 @@ quote, in chunks that each take a few minutes, into docs/results/RECORD/.
 
     python3 tools/record.py                      record what is missing or stale, for GPU 0
     python3 tools/record.py --list               what the record holds, chunk by chunk
-    python3 tools/record.py --minutes 9          stop before a chunk that would end past 9 min
+    python3 tools/record.py --minutes 9          leave for later the chunks that would end past
+                                                 9 minutes (shorter ones after them still run)
     python3 tools/record.py --only tour-29,copy  those chunks alone
 
 RECORD is the GPU's short name (h200 for an NVIDIA H200, rtx4090 for a GeForce RTX 4090), or
@@ -24,7 +25,8 @@ docs/generate.py --record RECORD builds the README and the chapters from a recor
 "Measure the course on your GPU").
 """
 import argparse
-import csv
+import glob
+import hashlib
 import json
 import os
 import re
@@ -43,16 +45,20 @@ PYTHON = sys.executable
 class Chunk:
     """One piece of a record: the commands that make it ({build}, {out}, {arch} filled in),
     the files they write into {out} by experiment, what it covers, the GPUs it needs (0: none,
-    the compiler alone) and about how many seconds it took on an H200."""
+    the compiler alone) and about how many seconds it takes on an H200 (measured there for the
+    registers and the tour, 2026-11-28; guessed from the runs it makes for the rest)."""
 
     def __init__(self, name, commands, outputs, covers, seconds, gpus=1, program=None,
-                 needs=None):
+                 needs=None, every_stage=False):
         self.name, self.commands, self.outputs = name, commands, outputs
         self.covers, self.seconds, self.gpus = covers, seconds, gpus
         # The program of rows that do not name one (barriers, transfers, exchange).
         self.program = program
         # A tool the chunk cannot do without (ncu, cuobjdump).
         self.needs = needs
+        # Whether it runs every stage of stages.txt: then a stage added or removed since makes
+        # it out of date, though no row's code changed.
+        self.every_stage = every_stage
 
     def command_lines(self):
         """The commands as record.json keeps them: the chunk's definition."""
@@ -63,10 +69,10 @@ def tool(name, *arguments):
     return ["{python}", f"tools/{name}"] + list(arguments)
 
 
-def experiment(name, covers, seconds, program=None, gpus=1, options=()):
-    return Chunk(name, [tool("experiments.py", "--build", "{build}", "--out", "{out}",
-                             *options, name)],
-                 {name: f"{name}.csv"}, covers, seconds, gpus=gpus, program=program)
+def experiment(name, covers, seconds, program=None, gpus=1, every_stage=False):
+    return Chunk(name, [tool("experiments.py", "--build", "{build}", "--out", "{out}", name)],
+                 {name: f"{name}.csv"}, covers, seconds, gpus=gpus, program=program,
+                 every_stage=every_stage)
 
 
 SERIAL_MAX = 27
@@ -81,7 +87,8 @@ def tour(sizes, seconds):
     serial = "std::sort and " if first <= SERIAL_MAX else ""
     return Chunk(name, [tool("tour.py", "--build", "{build}", "--sizes", listed, "--serial-max",
                              str(SERIAL_MAX), "--csv", "{out}/tour.csv")],
-                 {"tour": "tour.csv"}, f"every stage, {serial}the libraries at {span}", seconds)
+                 {"tour": "tour.csv"}, f"every stage, {serial}the libraries at {span}", seconds,
+                 every_stage=True)
 
 
 def fact(name, experiment_name, covers, seconds):
@@ -103,13 +110,14 @@ CHUNKS = [
     Chunk("registers", [tool("registers.py", "--arch", "{arch}", "--csv", "{out}/registers.csv")],
           {"registers": "registers.csv"},
           "registers, spills and shared memory of every kernel of every stage and variant, as "
-          "nvcc reports them for this GPU's architecture (no GPU needed)", 120, gpus=0),
+          "nvcc reports them for this GPU's architecture (no GPU needed)", 37, gpus=0,
+          every_stage=True),
     experiment("copy", "the copy baseline at 2^10 .. 2^29, the floor's unit", 60),
-    tour(list(range(10, 21)), 95),
-    tour(list(range(21, 26)), 115),
-    tour([26, 27], 260),
-    tour([28], 200),
-    tour([29], 320),
+    tour(list(range(10, 21)), 92),
+    tour(list(range(21, 26)), 114),
+    tour([26, 27], 203),
+    tour([28], 225),
+    tour([29], 480),
     Chunk("transfers", [tool("tour.py", "--build", "{build}", "--sizes", "29",
                              "--transfers-only", "--transfers-csv", "{out}/transfers.csv")],
           {"transfers": "transfers.csv"}, "host <-> device copies of 2^29 keys, pageable and "
@@ -118,9 +126,11 @@ CHUNKS = [
                         "{out}/sass_memory.csv", "--variants", SASS_VARIANTS)],
           {"sass_memory": "sass_memory.csv"}, "the machine code's memory, shuffle, barrier, "
           "min/max, select, compare and logic instructions of every stage's kernels and of the "
-          "variants of chapters 8 to 11 (cuobjdump)", 60, needs="cuobjdump"),
-    experiment("distributions", "every stage on every distribution at 2^24 and 2^27", 300),
-    experiment("spread", "every stage in five separate runs at 2^11, 2^15, 2^17 and 2^20", 240),
+          "variants of chapters 8 to 11 (cuobjdump)", 60, needs="cuobjdump", every_stage=True),
+    experiment("distributions", "every stage on every distribution at 2^24 and 2^27", 300,
+               every_stage=True),
+    experiment("spread", "every stage in five separate runs at 2^11, 2^15, 2^17 and 2^20", 240,
+               every_stage=True),
     experiment("small_arrays", "v7 and the libraries at 2^10 .. 2^14, five runs each", 120),
     experiment("barriers", "v0's launches, a CUDA Graph and grid.sync() at 2^10 .. 2^24", 60,
                program="barriers"),
@@ -157,11 +167,11 @@ CHUNKS = [
                               "--sizes", "20", "--variants", PROFILE_VARIANTS)],
           {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
           "every launch of every stage (and of chapters 15 to 17's variants) at 2^20 under "
-          "Nsight Compute", 300, needs="ncu"),
+          "Nsight Compute", 300, needs="ncu", every_stage=True),
     Chunk("profile-27", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
                               "--sizes", "27", "--variants", PROFILE_VARIANTS)],
           {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
-          "the same at 2^27", 420, needs="ncu"),
+          "the same at 2^27", 420, needs="ncu", every_stage=True),
     Chunk("profile-16", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
                               "--sizes", "16", "--stages", "v14_span,v15_tile4096")],
           {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
@@ -222,6 +232,18 @@ def nvcc_release():
     return match.group(1) if match else "unknown"
 
 
+def tree_code():
+    """A hash of the code of the stages, common/ and tools/ (records.code_text of each file):
+    what a chunk measures must not change while it runs."""
+    digest = hashlib.sha256()
+    folders = [stage for stage in course.stage_names()] + ["common", "tools"]
+    for folder in folders:
+        for path in sorted(glob.glob(os.path.join(course.ROOT, folder, "*"))):
+            if os.path.isfile(path) and path.endswith((".cu", ".cuh", ".h", ".cpp", ".py", ".txt")):
+                digest.update(records.code_text(path, open(path).read()).encode())
+    return digest.hexdigest()
+
+
 def commit():
     """The commit the working tree is at, '+' when it has changes besides docs/results/; from
     COURSE_COMMIT where the tree is a copy without git."""
@@ -246,14 +268,16 @@ class Recorder:
         self.gpus = gpu_count()
 
     def status(self, chunk):
-        """'current', 'not recorded', 'made by another command' or 'stale: PROGRAMS'."""
+        """'current', 'not recorded', 'made by another command', 'made for other stages' or
+        'stale: PROGRAMS'."""
         entry = self.record.manifest["chunks"].get(chunk.name)
         if entry is None:
             return "not recorded"
         if entry.get("commands") != chunk.command_lines():
             return "made by another command"
-        stale = sorted({program for name, program, _ in self.record.stale_rows()
-                        if name == chunk.name})
+        if chunk.every_stage and entry.get("stages") != course.stage_names():
+            return "made for other stages"
+        stale = sorted(self.record.changed_programs(chunk.name))
         return f"stale: {', '.join(stale)}" if stale else "current"
 
     def estimate(self, chunk):
@@ -273,7 +297,9 @@ class Recorder:
 
     def run(self, chunk):
         """Runs the chunk's commands into a scratch folder and writes its files and its entry;
-        returns the seconds it took. Stops the script if a command fails."""
+        returns the seconds it took. Stops the script, writing nothing of the chunk, if a
+        command fails, an output is missing, or the code changed while the chunk ran."""
+        code = tree_code()
         scratch = os.path.join(self.arguments.build, "record-scratch", chunk.name)
         shutil.rmtree(scratch, ignore_errors=True)
         os.makedirs(scratch)
@@ -291,27 +317,32 @@ class Recorder:
                     sys.exit(f"record.py: chunk {chunk.name} failed ({' '.join(filled)} exited "
                              f"{result.returncode}); its log: {log_path}")
         seconds = time.time() - start
+        if tree_code() != code:
+            sys.exit(f"record.py: the code changed while chunk {chunk.name} ran; nothing of it "
+                     "was written")
+        produced = {experiment: records.read_csv(os.path.join(scratch, file))
+                    for experiment, file in chunk.outputs.items()}
+        empty = [experiment for experiment, rows in produced.items() if not rows]
+        if empty:
+            sys.exit(f"record.py: chunk {chunk.name} wrote no rows of {', '.join(empty)}; its "
+                     f"log: {log_path}")
         fingerprints = records.Fingerprints()
         files = {}
         os.makedirs(self.folder, exist_ok=True)
-        for experiment_name, produced in chunk.outputs.items():
-            rows = records.read_csv(os.path.join(scratch, produced))
-            if not rows:
-                print(f"  {chunk.name}: no {experiment_name} rows (see {log_path})",
-                      file=sys.stderr)
-                continue
+        for experiment, rows in produced.items():
             for row in rows:
                 row["code"] = fingerprints.of_row(row, chunk.program)
-            name = (f"{chunk.name}.csv" if len(chunk.outputs) == 1
-                    else f"{chunk.name}.{experiment_name}.csv")
-            course.write_csv(os.path.join(self.folder, name), rows)
-            files[experiment_name] = name
-        first = next(iter(records.read_csv(os.path.join(self.folder, name))), {}) if files else {}
+            files[experiment] = (f"{chunk.name}.csv" if len(chunk.outputs) == 1
+                                 else f"{chunk.name}.{experiment}.csv")
+            course.write_csv(os.path.join(self.folder, files[experiment]), rows)
+        first = next(iter(produced.values()))[0]
         entry = {"files": files, "covers": chunk.covers, "commands": chunk.command_lines(),
                  "gpus": chunk.gpus, "program": chunk.program,
                  "gpu": self.gpu, "nvidia_driver": course.nvidia_driver(),
                  "cuda_runtime": first.get("cuda_runtime", ""), "nvcc": nvcc_release(),
                  "date": course.today(), "commit": commit(), "seconds": round(seconds)}
+        if chunk.every_stage:
+            entry["stages"] = course.stage_names()
         self.write_entry(chunk.name, entry)
         return seconds
 
@@ -361,7 +392,8 @@ def main():
     parser.add_argument("--build", default=os.path.join(course.ROOT, "build-record"),
                         help="the Meson build folder it builds and runs (default build-record)")
     parser.add_argument("--minutes", type=float,
-                        help="stop before a chunk that would end later than this")
+                        help="leave for the next run every chunk that would end later than this "
+                        "many minutes after the start")
     parser.add_argument("--only", help="comma-separated chunks to record, current or not")
     parser.add_argument("--list", action="store_true",
                         help="list the chunks, their state and seconds, and record nothing")

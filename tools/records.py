@@ -23,8 +23,8 @@ comment does not change what runs), which are
 A row measured by Nsight Compute or counted in the machine code names its stage, and may measure
 a variant of it (its `variant` column says which, in words): its fingerprint covers the stage
 and every variant of it. A program named NAME@COMMIT (a stage as it was at an older commit) is
-fingerprinted at that commit. The docs quote only rows whose fingerprint is the code's as it is
-now; tools/record.py records again exactly the chunks that hold other rows.
+fingerprinted at that commit. The docs quote a chunk, one run, only if every row of it has the
+fingerprint of the code as it is now; tools/record.py records again exactly the other chunks.
 
 Python 3 standard library only.
 """
@@ -235,20 +235,22 @@ def read_csv(path):
 
 
 class Record:
-    """One record: its manifest and its rows, each experiment's rows those of its chunks in the
-    manifest's order. rows() leaves out the rows of code that has changed since (stale), and
-    counts them in `stale`."""
+    """One record: its manifest and its rows. A chunk is one run, quoted whole or not at all:
+    rows() gives an experiment's rows from its chunks in the manifest's order, leaving out every
+    chunk that holds a row of code that has changed since (`stale` says which programs)."""
 
-    def __init__(self, name, results=RESULTS, sources=None):
+    def __init__(self, name, results=None, sources=None):
         self.name = name
-        self.folder = os.path.join(results, name)
+        self.folder = os.path.join(results or RESULTS, name)
         path = os.path.join(self.folder, MANIFEST)
         self.manifest = json.load(open(path)) if os.path.exists(path) else {"chunks": {}}
         self.fingerprints = Fingerprints(sources)
         self.loaded = {}
-        # {experiment: {program: number of rows left out}}
-        self.stale = {}
-        self.stale_found = None
+        # {experiment: {program: rows of code that has changed}} and {experiment: [chunks]}, of
+        # the chunks rows() left out.
+        self.stale, self.dropped = {}, {}
+        # {chunk: {program: rows of code that has changed}}, of every chunk looked at.
+        self.changed = {}
         # The experiments rows() was asked for since touched was last emptied: what a generated
         # block read.
         self.touched = []
@@ -270,73 +272,79 @@ class Record:
         return list(dict.fromkeys(experiment for _, chunk in self.chunks()
                                   for experiment in chunk["files"]))
 
-    def files(self, experiment):
-        """The record's files of `experiment`, repository-relative, in order."""
-        return [os.path.relpath(os.path.join(self.folder, chunk["files"][experiment]),
-                                course.ROOT) for _, chunk in self.chunks(experiment)]
-
     def chunk_rows(self, name, experiment):
-        """Every row of `experiment` in the chunk `name`, stale or not, each with the chunk's
+        """Every row of `experiment` in the chunk `name`, current or not, each with the chunk's
         name (column `chunk`)."""
         chunk = self.manifest["chunks"][name]
         rows = read_csv(os.path.join(self.folder, chunk["files"][experiment]))
         return [{**row, "chunk": name} for row in rows]
 
     def is_current(self, row, chunk):
-        return row.get("code", "") == self.fingerprints.of_row(row, chunk.get("program"))
+        """Whether the row measured the code as it is now (a program these sources do not know
+        never did)."""
+        code = self.fingerprints.of_row(row, chunk.get("program"))
+        return bool(code) and row.get("code") == code
+
+    def changed_programs(self, name):
+        """{program: rows} of the chunk `name` whose code has changed since; {} if none."""
+        if name not in self.changed:
+            chunk = self.manifest["chunks"][name]
+            found = {}
+            for experiment in chunk["files"]:
+                for row in self.chunk_rows(name, experiment):
+                    if not self.is_current(row, chunk):
+                        program = row_program(row, chunk.get("program"))[0] or name
+                        found[program] = found.get(program, 0) + 1
+            self.changed[name] = found
+        return self.changed[name]
+
+    def files(self, experiment):
+        """The files of the chunks of `experiment` that rows() quotes, repository-relative."""
+        return [os.path.relpath(os.path.join(self.folder, chunk["files"][experiment]),
+                                course.ROOT) for name, chunk in self.chunks(experiment)
+                if not self.changed_programs(name)]
 
     def rows(self, experiment):
-        """The current rows of `experiment` (every chunk of it), in order; [] if not recorded."""
+        """The rows of `experiment` from its current chunks, in order; [] if none."""
         self.touched.append(experiment)
         if experiment not in self.loaded:
             rows = []
-            for name, chunk in self.chunks(experiment):
-                for row in self.chunk_rows(name, experiment):
-                    if self.is_current(row, chunk):
-                        rows.append(row)
-                    else:
-                        program = row_program(row, chunk.get("program"))[0] or name
-                        counts = self.stale.setdefault(experiment, {})
-                        counts[program] = counts.get(program, 0) + 1
+            for name, _ in self.chunks(experiment):
+                changed = self.changed_programs(name)
+                if not changed:
+                    rows += self.chunk_rows(name, experiment)
+                    continue
+                self.dropped.setdefault(experiment, []).append(name)
+                counts = self.stale.setdefault(experiment, {})
+                for program, count in changed.items():
+                    counts[program] = counts.get(program, 0) + count
             self.loaded[experiment] = rows
         return self.loaded[experiment]
 
     def shortfall(self, experiments):
-        """(how many of `experiments` this record has no current runs of, how many runs of them
-        it left out): the smaller, the more of what a block reads it holds."""
+        """(how many of `experiments` this record has no current runs of, how many of their
+        chunks it left out): the smaller, the more of what a block reads it holds."""
         names = set(experiments)
         return (sum(1 for name in names if not self.rows(name)),
-                sum(sum(self.stale.get(name, {}).values()) for name in names))
+                sum(len(self.dropped.get(name, [])) for name in names))
 
     def incomplete(self, experiments):
-        """Those of `experiments` that this record lacks, or whose rows it left out in part."""
+        """Those of `experiments` that this record lacks, or some chunks of which it left out."""
         return sorted(name for name in set(experiments)
-                      if not self.rows(name) or name in self.stale)
+                      if not self.rows(name) or name in self.dropped)
 
     def stale_rows(self):
-        """[(chunk, program, count)] of the rows of the record whose code has changed since."""
-        if self.stale_found is None:
-            found = {}
-            for name, chunk in self.chunks():
-                for experiment in chunk["files"]:
-                    for row in self.chunk_rows(name, experiment):
-                        if not self.is_current(row, chunk):
-                            key = (name, row_program(row, chunk.get("program"))[0] or name)
-                            found[key] = found.get(key, 0) + 1
-            self.stale_found = [(chunk, program, count)
-                                for (chunk, program), count in found.items()]
-        return self.stale_found
+        """[(chunk, program, rows)] of the record's rows whose code has changed since."""
+        return [(name, program, count) for name, _ in self.chunks()
+                for program, count in self.changed_programs(name).items()]
 
     def stale_note(self):
-        """One line naming the programs whose runs rows() left out because their code changed
-        since, or None."""
-        programs = {}
-        for counts in self.stale.values():
-            for program, count in counts.items():
-                programs[program] = programs.get(program, 0) + count
-        if not programs:
+        """One line naming the chunks rows() left out and the programs whose code changed since
+        they ran, or None."""
+        chunks = sorted({name for names in self.dropped.values() for name in names})
+        if not chunks:
             return None
-        total = sum(programs.values())
-        return (f"record {self.name}: {total} runs left out, their code has changed since they "
-                f"were recorded ({', '.join(sorted(programs))}); tools/record.py --record "
-                f"{self.name} records them again")
+        programs = sorted({program for counts in self.stale.values() for program in counts})
+        return (f"record {self.name}: {len(chunks)} chunks left out ({', '.join(chunks)}): "
+                f"code they measured has changed since ({', '.join(programs)}); "
+                f"tools/record.py --record {self.name} records them again")

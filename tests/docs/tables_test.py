@@ -28,8 +28,8 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
   the fastest rival at each length, keys alone and argsorts apart, the stage in copies of the
   GPU's own copy, the length up to which a stage wins at every length, the lengths at which a
   stage is the fastest, and the values that quote an ncu_facts.py experiment (fact, fact-over);
-- a record of two chunks of one experiment (tools/records.py): its rows and files in the
-  manifest's order.
+- a record of three chunks of one experiment (tools/records.py): the rows and files of those
+  that measured the code as it is, in the manifest's order, and one with a stale row left out.
 """
 import os
 import sys
@@ -400,23 +400,31 @@ check(generate.INLINE_VALUES["segment-field"](
 # its chunk, and the tables' data line naming both files.
 with tempfile.TemporaryDirectory() as results:
     os.makedirs(os.path.join(results, "made_up"))
-    for chunk, n in (("tour-b", "2"), ("tour-a", "1")):
+    # Three chunks of the tour: two whose rows measured the code as it is, and one with a row of
+    # code that has changed since (a fingerprint not the copy baseline's), left out whole.
+    code = records.fingerprint("copy")
+    for chunk, rows in (("tour-b", [("copy", "2", code)]), ("tour-a", [("copy", "1", code)]),
+                        ("tour-c", [("copy", "3", code), ("copy", "4", "0123456789ab")])):
         course.write_csv(os.path.join(results, "made_up", f"{chunk}.csv"),
-                         [{"program": "none of ours", "n": n, "code": ""}])
+                         [{"program": program, "n": n, "code": fingerprint}
+                          for program, n, fingerprint in rows])
     with open(os.path.join(results, "made_up", records.MANIFEST), "w") as file:
         json.dump({"gpu": "a GPU", "chunks": {
-            "tour-b": {"files": {"tour": "tour-b.csv"}, "covers": "b"},
-            "tour-a": {"files": {"tour": "tour-a.csv"}, "covers": "a"}}}, file)
+            name: {"files": {"tour": f"{name}.csv"}, "covers": name}
+            for name in ("tour-b", "tour-a", "tour-c")}}, file)
     tables.RECORD = records.Record("made_up", results)
     tables.recorded_rows, tables.data_files = recorded_rows, data_files
-    found = tables.data_files("tour")
+    found = tables.data_files("tour").split("`, `")
     check([row["n"] + row["chunk"] for row in tables.recorded_rows("tour")] ==
-          ["2tour-b", "1tour-a"] and found.startswith("`") and
-          found.endswith("made_up/tour-b.csv`, `" + found.split("`, `")[1]) and
-          found.split("`, `")[1].endswith("made_up/tour-a.csv`") and
+          ["2tour-b", "1tour-a"] and len(found) == 2 and
+          found[0].endswith("made_up/tour-b.csv") and found[1].endswith("made_up/tour-a.csv`") and
+          tables.RECORD.dropped == {"tour": ["tour-c"]} and
+          tables.RECORD.stale == {"tour": {"copy": 1}} and
+          "tour-c" in tables.RECORD.stale_note() and
           tables.data_files("segments") == "(not recorded)" and
           tables.experiment_tool("v15_tile") == "tools/experiments.py v15_tile",
-          "a record's experiment: its chunks' rows and files in the manifest's order")
+          "a record's experiment: its current chunks' rows and files in the manifest's order; a "
+          "chunk with a row of changed code left out whole, and named")
 
 
 # Claims (c: blocks): a sentence kept as written while its comparison holds on the record.
@@ -447,8 +455,13 @@ check(generate.check_claim("c:v:speedup:fast:slow:22 ge 3", build) == (True, "3.
       generate.check_claim("c:v:speedup:fast:slow:20 gt 1", build)[0] is False and
       generate.check_claim("c:v:tour-faster-from:fast:slow:20 eq 2^21", build) ==
       (True, "2^21 eq 2^21") and
-      generate.check_claim("c:v:tour-faster-from:slow:fast:20 ne no size", build)[0] is False,
-      "a claim compares two values, or a value and a literal, as numbers or as words")
+      generate.check_claim("c:v:tour-faster-from:slow:fast:20 ne no size", build)[0] is False and
+      generate.check_claim("c:v:speedup:fast:slow:22 ge 3 & v:speedup:fast:slow:22 le 3.01",
+                           build) == (True, "3.00x ge 3; 3.00x le 3.01") and
+      generate.check_claim("c:v:speedup:fast:slow:22 ge 3 & v:speedup:fast:slow:20 gt 1",
+                           build) == (False, "0.75x gt 1"),
+      "a claim compares two values, or a value and a literal, as numbers or as words; "
+      "comparisons joined by & must all hold")
 try:
     generate.check_claim("c:v:time:fast:19 lt 2", build)
     check(False, "a claim whose value is not measured is not checked")
@@ -472,4 +485,35 @@ check(kept == "three times faster" and marked.startswith("[Not so on record none
       and claim_builds.false_claims == ["docs/made_up.md: on record none, 0.75x gt 1: "
                                         "'faster at 2^20'"],
       "a claim that holds keeps its sentence; one that does not is named and marked")
+
+# Which record a block reads: the chosen one; a fallback where that lacks the runs (a value then
+# names the fallback's GPU); a pinned one alone; a claim in the record its values read.
+with tempfile.TemporaryDirectory() as results:
+    for name, rows in (("main", []), ("older", [{"program": "copy", "n": str(2**20),
+                                                 "sort_ms": "0.5", "effective_gb_s": "100",
+                                                 "code": records.fingerprint("copy")}])):
+        os.makedirs(os.path.join(results, name))
+        chunks = {}
+        if rows:
+            course.write_csv(os.path.join(results, name, "copy.csv"), rows)
+            chunks = {"copy": {"files": {"copy": "copy.csv"}}}
+        with open(os.path.join(results, name, records.MANIFEST), "w") as file:
+            json.dump({"gpu": name, "chunks": chunks}, file)
+    saved = records.RESULTS, records.DEFAULT_RECORD, records.FALLBACK_RECORDS
+    records.RESULTS, records.DEFAULT_RECORD, records.FALLBACK_RECORDS = results, "main", ("older",)
+    builds = generate.Builds("main", network_dump)
+    builds.use()
+    text = generate.fill_markdown(
+        "<!-- BEGIN GENERATED v:copy-at:20:ms --><!-- END GENERATED v:copy-at:20:ms -->\n"
+        "<!-- BEGIN GENERATED v:copy-at:20:ms @main --><!-- END GENERATED v:copy-at:20:ms @main -->\n"
+        "<!-- BEGIN GENERATED c:v:copy-at:20:ms lt 1 -->fast<!-- END GENERATED c:v:copy-at:20:ms lt 1 -->\n"
+        "<!-- BEGIN GENERATED c:v:copy-at:20:ms gt 1 -->slow<!-- END GENERATED c:v:copy-at:20:ms gt 1 -->\n",
+        builds)
+    records.RESULTS, records.DEFAULT_RECORD, records.FALLBACK_RECORDS = saved
+    shown = [line.split("-->")[1].split("<!--")[0] for line in text.splitlines()]
+    check(shown == ["0.5000 ms (OLDER)", "not measured (record main: no current runs of copy)",
+                    "fast", "[Not so on record older: 0.5000 ms gt 1.] slow"] and
+          len(builds.false_claims) == 1 and builds.fell_back == {"older": {"v:copy-at:20:ms"}},
+          "a value the chosen record lacks is read from the fallback and names it; a pinned one "
+          "is not; claims are checked where their values are read")
 sys.exit(1 if failures else 0)
