@@ -8,21 +8,28 @@
 
 (`meson compile -C build docs` runs the first; the docs test suite runs the second.)
 
-Nothing here is typed by hand: figures come from the reference network and the
-stages' own index functions, both printed by tools/network_dump; diffs and code excerpts come from
-the stage sources; every measured number comes from one record of docs/results/ (tools/records.py,
-docs/tables.py): the default (records.DEFAULT_RECORD) or the one --record names, the rows whose
-code has changed since they were recorded left out (one line says which). A generated block in a
-Markdown file sits between
+Nothing here is typed by hand: figures come from the reference network and the stages' own
+index functions, both printed by tools/network_dump; diffs and code excerpts come from the stage
+sources; every measured number comes from a record of docs/results/ (tools/records.py,
+docs/tables.py): the default (records.DEFAULT_RECORD) or the one --record names, its chunks that
+measured code that has changed since left out whole (one line says which). Where the default
+record lacks the runs a block reads, the block reads the fallback record (records.FALLBACK_RECORDS)
+if that holds more of them, and a value read there names its GPU ('1.54x (H100)').
+
+A generated block in a Markdown file sits between
     <!-- BEGIN GENERATED name -->  and  <!-- END GENERATED name -->
 and is rewritten from scratch; everything outside the markers is prose. A name that ends with
-" @RECORD" reads that record instead (a paragraph about one GPU's runs, whichever record the rest
-reads), and figure:NAME blocks draw a figure of the results from the record they read. A block
-name the generator does not know is an error; a bug in the generator is a traceback. With
---check nothing is written: the script lists what is out of date and exits 1, or exits 0 when all
-is current; with --record it builds every block from that record (failing where a block cannot
-be built) without comparing: the committed files are the default record's. With --out the
-README, the chapters and the figures go under that folder instead.
+" @RECORD" reads that record alone (a paragraph about one GPU's runs, whichever record the rest
+reads), and figure:NAME blocks draw a figure of the results from the record they read. A c: block
+(a claim, see CLAIM) keeps its typed sentence while the comparison it names holds on the record
+its values read, and is listed where it does not. A block name the generator does not know is an
+error; a bug in the generator is a traceback.
+
+With --check nothing is written: the script lists what is out of date and the claims that do not
+hold and exits 1, or exits 0 when all is current; with --record it builds every block from that
+record without comparing (the committed files are the default record's), failing on a claim that
+does not hold there. With --out the README, the chapters and the figures go under that folder
+instead, a claim that does not hold marked in its sentence.
 Python 3 standard library only.
 """
 import argparse

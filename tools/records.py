@@ -41,8 +41,9 @@ import course
 
 RESULTS = os.path.join(course.ROOT, "docs", "results")
 # The record the README and the chapters are built from, unless generate.py is told another
-# (--record), and the records its build reads where it lacks runs a block needs, in order (each
-# such table names its GPU, and generate.py counts them): the one place the course names a GPU.
+# (--record), and the records its build reads where it lacks runs a block needs, in order (a
+# table read there names its GPU, as every table does, and a value says it: '1.54x (H100)'):
+# the one place the course's code names a GPU.
 DEFAULT_RECORD = "h200"
 FALLBACK_RECORDS = ("h100",)
 MANIFEST = "record.json"
@@ -112,9 +113,8 @@ def timing_files(sources):
 
 
 def stage_files(sources, stage):
-    folder = [stage, "common"]
     return included(sources, [f"{stage}/bitonic_sort.cu", f"{stage}/bitonic_index.h"],
-                    folder) + timing_files(sources)
+                    [stage, "common"]) + timing_files(sources)
 
 
 def lab_name(program):
