@@ -184,13 +184,11 @@ def record_seconds(record):
 
 def record_status():
     """The chunks of the record the tables read, and those of tools/record.py's catalog it
-    lacks: what each covers, the GPUs it needs, how many of its runs measured the code as it is
-    now (the rest are left out), when it was recorded and the seconds it took; then the
-    minutes that the chunks tools/record.py timed took."""
+    lacks: what each covers, the GPUs it needs, when it was recorded (or that it is left out,
+    code it measured having changed since) and the seconds it took; then the minutes that the
+    chunks tools/record.py timed took."""
     record = tables.RECORD
-    stale = {}
-    for chunk, _, count in record.stale_rows():
-        stale[chunk] = stale.get(chunk, 0) + count
+    stale = {chunk for chunk, _, _ in record.stale_rows()}
     catalog = {chunk.name: chunk for chunk in recorder.CHUNKS}
     names = list(record.manifest["chunks"]) + [name for name in catalog
                                                 if name not in record.manifest["chunks"]]
@@ -201,19 +199,18 @@ def record_status():
         gpus = {0: "none", 1: "one", 2: "two"}[entry["gpus"] if entry else catalog[name].gpus]
         if entry is None:
             state = "not recorded"
+        elif name in stale:
+            state = f"left out: code changed since {entry['date']}"
         else:
-            runs = sum(len(record.chunk_rows(name, experiment)) for experiment in entry["files"])
-            state = (f"{runs - stale.get(name, 0)} of {runs} runs current, {entry['date']}"
-                     if name in stale else f"recorded {entry['date']}")
+            state = f"recorded {entry['date']}"
         took = entry.get("seconds") if entry else None
         body.append([f"`{name}`", covers, gpus, state, f"{took}" if took else ""])
     seconds, count = record_seconds(record)
     return (tables.table(["chunk", "what it measures", "GPUs", f"record {record.name}",
                           "seconds"], body, ["l", "l", "l", "l", "r"]) +
             f"\nRecord {record.name} ({record.gpu()}, `docs/results/{record.name}/record.json`), "
-            "its chunks in order, then those of `tools/record.py` it lacks. A run is current "
-            "when it measured the code as it is now (only chunks whose every run is current are "
-            "quoted). " + (f"The {count} chunks that `tools/record.py` timed took "
+            "its chunks in order, then those of `tools/record.py` it lacks. A chunk is left out "
+            "where code it measured has changed since. " + (f"The {count} chunks that `tools/record.py` timed took "
                            f"{seconds / 60:.1f} minutes (the build before them not counted; a "
                            "chunk recorded before `tools/record.py` has no seconds).\n"
                            if count else
