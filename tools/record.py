@@ -116,7 +116,6 @@ CHUNKS = [
     tour(list(range(10, 21)), 92),
     tour(list(range(21, 26)), 114),
     tour([26, 27], 203),
-    tour([28], 225),
     tour([29], 480),
     Chunk("transfers", [tool("tour.py", "--build", "{build}", "--sizes", "29",
                              "--transfers-only", "--transfers-csv", "{out}/transfers.csv")],

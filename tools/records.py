@@ -321,17 +321,41 @@ class Record:
             self.loaded[experiment] = rows
         return self.loaded[experiment]
 
+    def missing_chunks(self, experiment):
+        """The chunks of tools/record.py's catalog that write `experiment` and that this record
+        has not made yet (profile-27 where profile-20 is made), where every chunk it holds of
+        the experiment is one of the catalog's; a record made in another layout (the H100's
+        single profile chunk) is taken as it is."""
+        # record.py imports this module: its catalog is read once both are loaded.
+        import record
+        wanted = [chunk.name for chunk in record.CHUNKS if experiment in chunk.outputs]
+        held = [name for name, _ in self.chunks(experiment)]
+        if not held or any(name not in wanted for name in held):
+            return []
+        return [name for name in wanted if name not in held]
+
     def shortfall(self, experiments):
         """(how many of `experiments` this record has no current runs of, how many of their
-        chunks it left out): the smaller, the more of what a block reads it holds."""
+        chunks it left out or has not made): the smaller, the more of what a block reads it
+        holds."""
         names = set(experiments)
         return (sum(1 for name in names if not self.rows(name)),
-                sum(len(self.dropped.get(name, [])) for name in names))
+                sum(len(self.dropped.get(name, [])) + len(self.missing_chunks(name))
+                    for name in names))
 
     def incomplete(self, experiments):
-        """Those of `experiments` that this record lacks, or some chunks of which it left out."""
+        """Those of `experiments` that this record lacks, or some chunks of which it left out
+        or has not made."""
         return sorted(name for name in set(experiments)
-                      if not self.rows(name) or name in self.dropped)
+                      if not self.rows(name) or name in self.dropped or
+                      self.missing_chunks(name))
+
+    def gap(self, experiments):
+        """What the record lacks of `experiments`, for a reader: 'spread' where it has no
+        current runs of it, 'kernel_times from profile-27' where it lacks chunks of it."""
+        return ", ".join(name if not self.rows(name) or not self.missing_chunks(name) else
+                         f"{name} from {' and '.join(self.missing_chunks(name))}"
+                         for name in self.incomplete(experiments))
 
     def stale_rows(self):
         """[(chunk, program, rows)] of the record's rows whose code has changed since."""

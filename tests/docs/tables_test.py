@@ -462,6 +462,9 @@ check(generate.check_claim("c:v:speedup:fast:slow:22 ge 3", build) == (True, "3.
                            build) == (False, "0.75x gt 1"),
       "a claim compares two values, or a value and a literal, as numbers or as words; "
       "comparisons joined by & must all hold")
+check(generate.check_claim("c:v:speedup:fast:slow:22 near 3.03", build)[0] is True and
+      generate.check_claim("c:v:speedup:fast:slow:22 near 3.04", build)[0] is False,
+      "near: within 1% of each other (3.00 and 3.03 are, 3.00 and 3.04 are not)")
 try:
     generate.check_claim("c:v:time:fast:19 lt 2", build)
     check(False, "a claim whose value is not measured is not checked")
@@ -516,4 +519,24 @@ with tempfile.TemporaryDirectory() as results:
           len(builds.false_claims) == 1 and builds.fell_back == {"older": {"v:copy-at:20:ms"}},
           "a value the chosen record lacks is read from the fallback and names it; a pinned one "
           "is not; claims are checked where their values are read")
+
+# A record that has made some of the catalog's chunks of an experiment and not the others
+# (profile-20, not profile-27) says which it lacks; one made in another layout is taken whole.
+with tempfile.TemporaryDirectory() as results:
+    for name, chunk in (("partial", "profile-20"), ("other", "profile")):
+        os.makedirs(os.path.join(results, name))
+        course.write_csv(os.path.join(results, name, "times.csv"), [{"stage": "copy"}])
+        with open(os.path.join(results, name, records.MANIFEST), "w") as file:
+            json.dump({"gpu": name, "chunks": {chunk: {"files": {"kernel_times": "times.csv"}}}},
+                      file)
+    partial, other = records.Record("partial", results), records.Record("other", results)
+    # Rows of no known program are not current: count the chunks alone.
+    partial.changed_programs = other.changed_programs = lambda name: {}
+    check(partial.missing_chunks("kernel_times") == ["profile-27", "profile-16"] and
+          partial.incomplete(["kernel_times"]) == ["kernel_times"] and
+          partial.gap(["kernel_times"]) == "kernel_times from profile-27 and profile-16" and
+          partial.shortfall(["kernel_times"]) == (0, 2) and
+          other.missing_chunks("kernel_times") == [] and other.incomplete(["kernel_times"]) == [],
+          "a record lacking some of the catalog's chunks of an experiment names them; one made "
+          "in another layout is taken whole")
 sys.exit(1 if failures else 0)
