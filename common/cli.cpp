@@ -261,6 +261,11 @@ std::string option_help(const OptionSpec &spec, const ProgramSpec &program) {
     help = "sort N keys, N from 1 to 2^34 (any N: padded to 2^k)";
   } else if (std::string(spec.name) == "--algo") {
     help = "run one of " + join(program.algorithms) + " (default: all)";
+  } else if (std::string(spec.name) == "--output" && !takes(program, TakenBy::kValues)) {
+    // A program without --values writes keys alone.
+    help =
+        "write the sorted keys to FILE (raw little-endian int32); written\n"
+        "                  completely or not at all";
   }
   std::string line = "  " + name;
   // Help texts start in column 18, or two spaces after a longer name.
@@ -283,6 +288,14 @@ void check_combinations(const Options &options, const std::set<std::string> &giv
   }
   if (options.trace_launches && !options.input_path.empty()) {
     bad_argument("--trace-launches takes the number of keys from --log2 or -n: drop --input");
+  }
+  if (options.trace_launches && (given.count("--csv") || given.count("--no-header"))) {
+    bad_argument(
+        "--trace-launches prints CSV lines of its own, header first: drop --csv and "
+        "--no-header");
+  }
+  if (given.count("--no-header") && !given.count("--csv")) {
+    bad_argument("--no-header leaves out the header line of --csv: give --csv too, or drop it");
   }
   if (options.segment != 0 && options.input_path.empty()) {
     check_segment(options.segment, options.n, "");

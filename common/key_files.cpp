@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -174,12 +175,18 @@ std::vector<int> read_keys_file(const std::string &path) {
     }
     return keys;
   }
-  // A pipe, a terminal or a /proc file: read to the end, but not past what a run can sort.
+  // A pipe, a terminal or a /proc file: read to the end, but no further than one key past what
+  // a run can sort, which is enough to refuse it (/dev/zero never ends).
   std::vector<char> bytes;
   std::vector<char> chunk(1 << 20);
-  const std::uint64_t most = kMaxKeys * sizeof(int) + 1;
-  std::size_t got = 0;
-  while (bytes.size() < most && (got = std::fread(chunk.data(), 1, chunk.size(), file)) > 0) {
+  const std::uint64_t most = (kMaxKeys + 1) * sizeof(int);
+  while (bytes.size() < most) {
+    const std::size_t wanted =
+        static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), most - bytes.size()));
+    const std::size_t got = std::fread(chunk.data(), 1, wanted, file);
+    if (got == 0) {
+      break;
+    }
     bytes.insert(bytes.end(), chunk.data(), chunk.data() + got);
   }
   const bool failed = std::ferror(file) != 0;

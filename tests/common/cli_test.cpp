@@ -147,6 +147,7 @@ TEST_CASE("options that contradict each other are refused") {
   CHECK(contains(refusal({"-n", "5", "--input", "a.bin"}), "--input takes the number of keys"));
   CHECK(contains(refusal({"--input", "a.bin", "--dist", "sorted"}), "drop them"));
   CHECK(contains(refusal({"--seed", "7", "--input", "a.bin"}), "drop them"));
+  CHECK(contains(refusal({"--no-header"}), "--no-header leaves out the header line of --csv"));
 }
 
 TEST_CASE("an option given twice is refused, whichever spelling") {
@@ -195,6 +196,10 @@ TEST_CASE("the help text names every option and the exit codes") {
   }
   CHECK(contains(text, "exit codes: 0 success, 1 validation failed, 2 bad command line"));
   CHECK_FALSE(contains(usage_text(kStage), "--algo"));
+  // Each program's help names only what it takes: --values is the argsorts' alone.
+  const ProgramSpec argsort{"v9_argsort", {}, true, true, true};
+  CHECK_FALSE(contains(usage_text(kStage), "--values"));
+  CHECK(contains(usage_text(argsort), "(with --values, the indices)"));
 }
 
 TEST_CASE("--trace-launches: the stages only, with the size from --log2 or -n") {
@@ -204,6 +209,7 @@ TEST_CASE("--trace-launches: the stages only, with the size from --log2 or -n") 
   CHECK(contains(refusal({"--trace-launches", "--input", "keys.bin"}, tracing),
                  "--trace-launches takes the number of keys from --log2 or -n"));
   CHECK(contains(refusal({"--trace-launches=yes"}, tracing), "--trace-launches"));
+  CHECK(contains(refusal({"--trace-launches", "--csv"}, tracing), "drop --csv and --no-header"));
   CHECK(contains(refusal({"--trace-launches"}, kBaselines), "unknown option '--trace-launches'"));
 }
 

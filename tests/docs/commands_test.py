@@ -24,6 +24,10 @@ one against this build:
   head -c N /dev/urandom > F   runs (in the scratch folder) and makes a file of whole keys
 Commands about the reader's own stage (my_stage) are left to tests/exercises/student_stage_test.py,
 which follows those steps in a copy of the tree.
+
+With --needs host|cuda|nccl it checks one part of the commands: those that run or build a program
+of the CUDA build (cuda) or one that calls NCCL (nccl), or the rest (host), so that each part
+reports SKIP alone where this build lacks what it needs, and the others still pass or fail.
 """
 import glob
 import json
@@ -36,6 +40,7 @@ import sys
 import tempfile
 
 root, build = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+part_checked = sys.argv[sys.argv.index("--needs") + 1] if "--needs" in sys.argv else None
 PREFIXES = ("meson ", "build/", "python3 ", ".ci/", "cp -r ", "diff -u ", "ncu ", "head -c ")
 no_gpu = dict(os.environ, CUDA_VISIBLE_DEVICES="")
 hidden = dict(no_gpu, COURSE_ARGUMENTS_ONLY="1")
@@ -229,6 +234,23 @@ def check(command):
     return f"no rule to check this command"
 
 
+def needs(command):
+    """What a command needs of the build: 'nccl' (a program that calls NCCL), 'cuda' (a program
+    of the CUDA build, or a target of it compiled) or 'host' (Meson, the scripts, the files)."""
+    words = shlex.split(command)
+    if any(re.search(rf"\b{name}\b", command) for name in nccl_programs):
+        return "nccl"
+    if words[0].startswith("build/") or words[0] == "ncu":
+        return "cuda"
+    if words[:2] == ["meson", "compile"]:
+        targets = [w.partition(":")[0] for w in words[2:] if not w.startswith("-") and w != "build"]
+        # Every target but the scripts Meson runs (docs) is a program, or the demonstration.
+        scripts = {t["name"] for t in introspect if t["type"] == "run" and t["name"] != "demo"}
+        if any(target not in scripts for target in targets):
+            return "cuda"
+    return "host"
+
+
 seen = set()
 for where, command in found:
     if command in seen:
@@ -240,6 +262,8 @@ for where, command in found:
         part = part.strip()
         if not part.startswith(PREFIXES):
             continue
+        if part_checked and needs(part) != part_checked:
+            continue
         checked += 1
         problem = check(part)
         print(("FAIL " if problem else "ok   ") + f"{where}: {part}" +
@@ -247,7 +271,8 @@ for where, command in found:
         if problem:
             failures.append(part)
 
-print(f"{checked} commands checked, {len(failures)} failed" +
+print(f"{checked} commands" + (f" needing {part_checked}" if part_checked else "") +
+      f" checked, {len(failures)} failed" +
       (f", {len(skipped)} not runnable here: " + "; ".join(sorted(set(skipped))) if skipped else ""))
 if failures:
     sys.exit(1)

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""cpu suite (where nvcc is): tools/registers.py records what the compiler reports.
+"""proof suite (where nvcc is; minutes on two cores): tools/registers.py records what the
+compiler reports.
 
 Usage: registers_test.py SOURCE_ROOT
 
