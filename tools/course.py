@@ -117,6 +117,10 @@ VARIANTS_FILE = os.path.join(TOOLS, "variants.txt")
 DIRECTIONS, MIRRORED = "directions in the compares", "mirrored network, no flips"
 FLIP_VARIANTS = {"v8_batched": {"v8_directions": DIRECTIONS, "v8_mirrored": MIRRORED},
                  "v9_argsort": {"v9_directions": DIRECTIONS, "v9_mirrored": MIRRORED}}
+# The variants that answer an exercise of docs/20_exercises.md, by exercise: the mirrored network
+# in v8 is exercise 9, and v9's is the same answer in the argsort. tools/make_student_copy.py
+# leaves them out of the copy it makes for students.
+ANSWER_VARIANTS = {"v8_mirrored": 9, "v9_mirrored": 9}
 
 
 class Variant:
@@ -468,11 +472,15 @@ def section_text(path, names):
     return start, end
 
 
-def copy_course(destination):
+def copy_course(destination, leave_out=()):
     """Copies the source tree to `destination`, without build folders, git's folder, caches and
-    carried dependencies: what the proof tests work on."""
-    shutil.copytree(ROOT, destination, symlinks=True, ignore=shutil.ignore_patterns(
-        "build*", ".git", "__pycache__", ".deps"))
+    carried dependencies (and the top-level folders `leave_out`): what the proof tests work on."""
+    def ignored(folder, names):
+        found = set(shutil.ignore_patterns("build*", ".git", "__pycache__", ".deps")(folder, names))
+        if os.path.abspath(folder) == ROOT:
+            found |= set(leave_out) & set(names)
+        return found
+    shutil.copytree(ROOT, destination, symlinks=True, ignore=ignored)
 
 
 def add_stage(tree, stage, start, gpu_tests, idea):

@@ -60,6 +60,12 @@ LAB_SOURCES = {"word_argsort": "tools/word_argsort.cu", "rank_argsort": "tools/r
 LAB_STAGES = {"word_argsort": "v8_batched", "rank_argsort": "v8_batched",
               "barriers": "v0_naive"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+# A copy of the course for students (tools/make_student_copy.py) leaves out the variants that
+# answer an exercise (course.ANSWER_VARIANTS) and writes here what the records need of them:
+# the fingerprints each one, and its stage with every variant, had when the copy was made, with
+# what they rest on (the stage's own fingerprint, and a hash of the edits of the stage's other
+# variants), so that they count only while those are unchanged.
+WITHHELD = "tools/withheld.json"
 
 
 class Sources:
@@ -87,6 +93,11 @@ class Sources:
             self.cache["variants"] = course.variants(
                 text=self.read("tools/variants.txt") or "")
         return self.cache["variants"]
+
+    def withheld(self):
+        """What a copy for students keeps of the variants it left out (WITHHELD), or {}."""
+        text = self.read(WITHHELD)
+        return json.loads(text) if text else {}
 
 
 def included(sources, paths, folders):
@@ -175,6 +186,30 @@ def code_text(path, text):
     return " ".join(text.split())
 
 
+def visible_edits(sources, stage):
+    """A hash of the edits of the variants of `stage` that these sources list."""
+    text = " ".join(f"{name}: {edits_text(variant)}" for name, variant in
+                    sources.variants().items() if variant.stage == stage)
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def withheld_fingerprint(program, sources, with_variants):
+    """The fingerprint WITHHELD keeps for a variant a copy for students left out, or for its
+    stage with every variant; '' where the stage has changed since; None where WITHHELD has
+    nothing for it."""
+    kept = sources.withheld()
+    variant = kept.get("variants", {}).get(program)
+    stage = variant["stage"] if variant else program if with_variants else None
+    base = kept.get("stages", {}).get(stage)
+    if base is None:
+        return None
+    unchanged = (fingerprint(stage, sources) == base["fingerprint"] and
+                 visible_edits(sources, stage) == base["visible_edits"])
+    if not unchanged:
+        return ""
+    return variant["fingerprint"] if variant else base["with_variants"]
+
+
 def fingerprint(program, sources=None, with_variants=False):
     """12 hex digits of a hash of what `program` measured (module docstring), or '' for a
     name these sources do not know. NAME@COMMIT is NAME at that commit."""
@@ -182,6 +217,9 @@ def fingerprint(program, sources=None, with_variants=False):
         program, commit = program.split("@", 1)
         sources = Sources(sources.root if sources else course.ROOT, commit)
     sources = sources or Sources()
+    kept = withheld_fingerprint(program, sources, with_variants)
+    if kept is not None:
+        return kept
     found = measured_files(program, sources, with_variants)
     if found is None:
         return ""

@@ -3,11 +3,12 @@
 
 Usage: student_stage_test.py SOURCE_ROOT
 
-In a temporary copy of the course it does exactly what the chapter's section "Adding your own
-stage" says, read from the chapter itself: the shell commands of its ```sh blocks in order,
-and the entry of its ```stages.txt block appended to stages.txt, after the README's quick-start
-setup (`meson setup build`). The chapter's `meson test -C build` must then pass as a whole,
-with tests of the new stage among them. The copy is the course as it ships: the stages a
+In the copy of the course a student gets (tools/make_student_copy.py: no instructor/, no git
+history, no answer variant, which it checks) it does exactly what the chapter's section "Adding
+your own stage" says, read from the chapter itself: the shell commands of its ```sh blocks in
+order, and the entry of its ```stages.txt block appended to stages.txt, after the README's
+quick-start setup (`meson setup build`). The chapter's `meson test -C build` must then pass as
+a whole, with tests of the new stage among them. The copy is the course as it ships: the stages a
 reader added (the entries of stages.txt without a chapter, the chapter's own stage name among
 them) are taken out of it first, so the steps work whatever the reader's tree already holds.
 Inside that copy this test reports SKIP, so that it does not copy the tree again. It takes
@@ -78,9 +79,56 @@ def run(command, folder):
     return result
 
 
+def leaks(tree, lines, skip=()):
+    """'path: line' for each of `lines` found in a file of `tree` (but the files `skip`)."""
+    found = []
+    for folder, folders, files in os.walk(tree):
+        folders[:] = [name for name in folders if not name.startswith(("build", ".git"))]
+        for name in files:
+            path = os.path.join(folder, name)
+            if os.path.relpath(path, tree) in skip:
+                continue
+            try:
+                text = open(path).read()
+            except (UnicodeDecodeError, OSError):
+                continue
+            found += [f"{os.path.relpath(path, tree)}: {line}" for line in lines if line in text]
+    return found
+
+
+def answer_lines():
+    """The lines of code the answer variants (course.ANSWER_VARIANTS) add that the course holds
+    nowhere but in their entries of tools/variants.txt and in instructor/: none may be in a
+    copy for students."""
+    variants = course.variants()
+    added = {line.strip() for name in course.ANSWER_VARIANTS
+             for _, new in variants[name].edits for line in new.splitlines()
+             if len(line.strip()) > 20}
+    elsewhere = {found.split(": ", 1)[1] for found in leaks(root, added, (
+        os.path.join("tools", "variants.txt"),)) if not found.startswith("instructor")}
+    others = " ".join(old + new for name, variant in variants.items()
+                      if name not in course.ANSWER_VARIANTS for old, new in variant.edits)
+    return {line for line in added - elsewhere if line not in others}
+
+
 with tempfile.TemporaryDirectory() as temporary:
+    # The copy a student gets (tools/make_student_copy.py), with no answer in it.
     tree = os.path.join(temporary, "course")
-    course.copy_course(tree)
+    result = subprocess.run([sys.executable, os.path.join(root, "tools", "make_student_copy.py"),
+                             tree], capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"make_student_copy.py failed:\n{result.stdout}{result.stderr}")
+    print(result.stdout.strip(), flush=True)
+    lines = answer_lines()
+    found = leaks(tree, lines)
+    left = [name for name in ("instructor", ".git") if os.path.exists(os.path.join(tree, name))]
+    withheld = set(course.ANSWER_VARIANTS) & set(course.variants(
+        os.path.join(tree, "tools", "variants.txt")))
+    if not lines or found or left or withheld:
+        sys.exit(f"the copy for students holds answers: {left} {sorted(withheld)} {found[:5]}"
+                 if lines else "no answer lines to look for")
+    print(f"the copy has no instructor/, no .git, no answer variant, and none of the "
+          f"{len(lines)} lines the answer variants add", flush=True)
     pristine(tree)
     if run("meson setup build", tree).returncode != 0:
         sys.exit("meson setup build failed in the copy")
