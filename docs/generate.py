@@ -34,6 +34,7 @@ Python 3 standard library only.
 """
 import argparse
 import difflib
+import glob
 import os
 import re
 import sys
@@ -136,9 +137,11 @@ def stage_diff(previous, stage):
     diff = "".join(difflib.unified_diff(entries[previous], entries[stage],
                                         f"stages.txt ({previous})", f"stages.txt ({stage})"))
     blocks.append(f"The entry in `stages.txt`:\n\n```diff\n{diff}```\n")
-    return (f"Regenerated from the sources by `docs/generate.py`: `diff -U2 {previous}/"
-            f"bitonic_sort.cu {stage}/bitonic_sort.cu` without the header comment (read it in "
-            f"the file), and likewise for the other files.\n\n" + "\n".join(blocks))
+    return (f"Regenerated from the sources by `docs/generate.py`: the unified diff of "
+            f"`{previous}/bitonic_sort.cu` and `{stage}/bitonic_sort.cu` with two lines of "
+            f"context, made by Python's difflib (`diff -U2` may cut the hunks apart differently), "
+            f"without the header comment (read it in the file), and likewise for the other "
+            f"files.\n\n" + "\n".join(blocks))
 
 
 def code_excerpt(stage, function):
@@ -297,6 +300,8 @@ def generated_blocks(tour, profile, network_dump):
             baseline_label="the stage as built"),
         "v13-passes-profile": lambda: tables.passes_profile_table(profile),
         "passes-v14_span": lambda: tables.span_passes_table(network_dump, tour),
+        # What v14_span's rule for a merge's last pass costs in passes (chapter 16).
+        "tail-rule-passes": lambda: tables.tail_rule_text(network_dump),
         "v14-span": lambda: tables.experiment_table(
             "v14_span", sizes=[16, 20, 24, 27, 29], baseline="v14_span",
             baseline_label="v14_span's"),
@@ -937,7 +942,8 @@ def expected_files(network_dump, record=records.DEFAULT_RECORD, out=None):
     }
     files = {os.path.join(FIGURES, name): content for name, content in files.items()}
     markdown = [os.path.join(ROOT, "README.md"), os.path.join(DOCS, "results", "README.md")] + \
-        sorted(os.path.join(DOCS, name) for name in os.listdir(DOCS) if name.endswith(".md"))
+        sorted(os.path.join(DOCS, name) for name in os.listdir(DOCS) if name.endswith(".md")) + \
+        sorted(glob.glob(os.path.join(DOCS, "notes", "*.md")))
     for path in markdown:
         builds.path = os.path.relpath(path, ROOT)
         try:

@@ -17,8 +17,9 @@
 //                               rounds ending at slot bit LOWEST (0 or 5): see group_rules.h
 //   network_dump plan N         the launches of v14_span for N keys (a power of two up to 2^30):
 //                               see span_rules.h
-//   network_dump passes N       launches_per_sort(N) of v13_any_bits and of v14_span (N a power
-//                               of two up to 2^30): <stage> <passes>
+//   network_dump passes N       launches_per_sort(N) of v13_any_bits, of v14_span and of v14_span
+//                               with its variant v14_tail6's rule (N a power of two up to 2^30):
+//                               <name> <passes>
 // The index rules are those of v6_multistep/bitonic_index.h, which the build compiles in: the
 // very functions the kernels call (v4's get_lower_partner is the same, byte for byte); those of
 // the groups are v13_any_bits's (group_rules.cpp), the plan's v14_span's (span_rules.cpp).
@@ -107,7 +108,8 @@ int main(int argc, char **argv) {
   } else if (argc == 3 && std::strcmp(argv[1], "passes") == 0) {
     const unsigned n = number(argv[2]);
     if (power_of_two_up_to(n, 1u << 30)) {
-      std::printf("v13_any_bits %llu\nv14_span %llu\n", group_passes(n), span_passes(n));
+      std::printf("v13_any_bits %llu\nv14_span %llu\nv14_tail6 %llu\n", group_passes(n),
+                  span_passes(n), span_tail6_passes(n));
       return 0;
     }
   } else if (argc == 3 && std::strcmp(argv[1], "swaps") == 0) {

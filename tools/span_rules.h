@@ -10,3 +10,7 @@ void print_span_plan(unsigned n);
 
 // launches_per_sort(n) of v14_span.
 unsigned long long span_passes(unsigned n);
+
+// launches_per_sort(n) of v14_span with the variant v14_tail6's rule for a merge's last pass
+// (span_tail6_rules.cpp): what v14's rule of at least kFewestTailSteps strides costs.
+unsigned long long span_tail6_passes(unsigned n);

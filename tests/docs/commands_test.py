@@ -5,8 +5,8 @@ help tell a reader to type works.
 Usage: commands_test.py SOURCE_ROOT BUILD_FOLDER
 
 It collects the commands: the lines of the Markdown files' shell code blocks (the README, the
-chapters, docs/results/README.md) and the inline code that starts like a command, and the
-command lines in the comments of the stages' bitonic_sort.cu and of tools/. Then it checks each
+chapters, the lab notes, docs/results/README.md) and the inline code that starts like a command,
+and the command lines in the comments of the stages' bitonic_sort.cu and of tools/. Then it checks each
 one against this build:
   meson setup build ...        every -D option exists
   meson compile -C build T     T names exactly one target, and compiling it succeeds (the
@@ -87,7 +87,8 @@ def comment_commands(path):
 
 
 sources = [os.path.join(root, "README.md"), os.path.join(root, "docs", "results", "README.md")] + \
-    sorted(glob.glob(os.path.join(root, "docs", "*.md")))
+    sorted(glob.glob(os.path.join(root, "docs", "*.md"))) + \
+    sorted(glob.glob(os.path.join(root, "docs", "notes", "*.md")))
 code = sorted(glob.glob(os.path.join(root, "v*", "bitonic_sort.cu")) +
               glob.glob(os.path.join(root, "tools", "*.cu")) +
               glob.glob(os.path.join(root, "tools", "*.py")))

@@ -3,7 +3,7 @@
 
 Usage: typed_numbers_test.py SOURCE_ROOT
 
-In README.md and docs/*.md it looks, outside the generated blocks and values (which
+In README.md, docs/*.md and docs/notes/*.md it looks, outside the generated blocks and values (which
 docs/generate.py writes from the recorded CSVs) and outside code blocks, for a number with a
 unit of measurement: ms, us, GB/s, TB/s, %, a ratio written Nx, or copies. Each such figure must
 be generated, or be on ALLOWED below with its source. Predictions are stated before anything is
@@ -27,6 +27,7 @@ ALLOWED = {
     "3.35 TB/s": "the H100 SXM5 80GB's HBM3 bandwidth, NVIDIA H100 datasheet",
     "100%": "the whole of a share, not a measurement",
     "15x": "NVIDIA/cccl issue 883: packed keys against DeviceSegmentedSort, in that issue's case",
+    "450 GB/s": "NVLink 4 on the H200, a direction: NVIDIA H200 datasheet (900 GB/s both ways)",
     "16.7 ms": "RMG sort (Ilic, Tolovski, Rabl, BTW 2023): its key swap on 8 A100s, as it reports",
     "1.9x": "Tanasic et al. (2013): their merge sort on 2 GPUs, as they report",
     "20x": "NVIDIA/cccl issue 6173: sm_90 on the sm_86 tuning of DeviceSegmentedSort, a user's case",
@@ -69,7 +70,8 @@ KNOWN_EXPERIMENTS = {name for chunk in record.CHUNKS for name in chunk.outputs} 
     name for found in records.record_names() for name in records.Record(found).experiments()}
 
 failures = 0
-paths = [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md")))
+paths = [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md"))) + \
+    sorted(glob.glob(os.path.join(root, "docs", "notes", "*.md")))
 for path in paths:
     for match in INLINE.finditer(open(path).read()):
         gap = RECORD_GAP.match(match.group(2))
