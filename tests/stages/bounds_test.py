@@ -20,7 +20,7 @@ import sys
 
 MAX_SORT_LINES = 300
 MAX_INDEX_LINES = 100
-MAX_CHAPTER_LINES = 350
+MAX_CHAPTER_LINES = 250
 
 root = os.path.abspath(sys.argv[1])
 sys.path.insert(0, os.path.join(root, "tools"))
