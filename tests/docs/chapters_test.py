@@ -8,7 +8,8 @@ the README that says "chapter N" says N = NN, and the README's reading list name
 in order, each once. A chapter renumbered by hand in one place and not the others fails here.
 The README's opening counts the course's programs and the stages after v5 as stages.txt lists
 them ("A course in seventeen ...", "Eleven stages go beyond ..."): a stage added or renamed
-without that paragraph fails here too.
+without that paragraph fails here too. And a stage's chapter reads no run of a later stage:
+no generated block in it names one (or one's variant or experiment), or the fastest stage.
 """
 import os
 import re
@@ -75,6 +76,21 @@ named = re.findall(r"\bv(\d+)\b", opening)
 missing = [name for name in programs[6:] if name.split("_")[0][1:] not in named]
 if missing:
     problems.append(f"README.md: the opening does not name {missing}")
+
+# A stage's chapter reads no run of a later stage: none of its generated blocks names a later
+# stage, a variant or an experiment of one (all named vN_...), or reads the fastest of every
+# stage; a forward pointer is words, and the lab notes and chapter 19 may look ahead.
+BLOCK = re.compile(r"<!-- BEGIN GENERATED ([^\n>]+?) -->")
+READS_EVERY_STAGE = re.compile(r"fastest-stage")
+for stage in [stage for stage in course.stages() if stage.chapter]:
+    number = int(re.match(r"v(\d+)_", stage.name).group(1))
+    with open(os.path.join(docs, stage.chapter)) as file:
+        keys = BLOCK.findall(file.read())
+    for key in keys:
+        later = sorted({int(n) for n in re.findall(r"\bv(\d+)_", key)} - set(range(number + 1)))
+        if later or READS_EVERY_STAGE.search(key):
+            problems.append(f"docs/{stage.chapter}: the block {key!r} reads runs of "
+                            + (f"v{later[0]}, a later stage" if later else "every stage"))
 
 for problem in problems:
     print(problem)
