@@ -199,6 +199,8 @@ def record_status():
     for name in names:
         entry = record.manifest["chunks"].get(name)
         covers = entry["covers"] if entry else catalog[name].covers
+        if name in catalog and catalog[name].optional:
+            covers += "; read by the lab notes alone, recorded with `--all`"
         gpus = {0: "none", 1: "one", 2: "two"}[entry["gpus"] if entry else catalog[name].gpus]
         if entry is None:
             state = "not recorded"
@@ -686,10 +688,21 @@ def block_text(key, build):
 MISSING_DATA = (TypeError, KeyError, IndexError, ValueError, ZeroDivisionError)
 
 
+def notes_only_experiments():
+    """The experiments that only chunks of tools/record.py's catalog marked optional write: a
+    record made without --all lacks them, so only the lab notes may read them."""
+    written = {}
+    for chunk in recorder.CHUNKS:
+        for experiment in chunk.outputs:
+            written.setdefault(experiment, set()).add(chunk.optional)
+    return {experiment for experiment, kinds in written.items() if kinds == {True}}
+
+
 def in_record(builds, record, compute):
     """(compute(build) for the build of `record`, or None where it failed for want of runs, what
     the record lacked of what it read: records.Record.shortfall, the worst where it failed, and
-    the build)."""
+    the build). A block of the README or a chapter that reads an experiment only the lab notes
+    may read (notes_only_experiments) stops the generator."""
     build = builds.use(record)
     build.record.touched = []
     try:
@@ -701,6 +714,11 @@ def in_record(builds, record, compute):
     finally:
         build.asked.update(build.record.touched)
         builds.use()
+    outside = sorted(set(build.record.touched) & notes_only_experiments())
+    if outside and builds.path and not builds.path.startswith(os.path.join("docs", "notes")):
+        raise UnknownBlock(f"{builds.path}: a block reads {', '.join(outside)}, which only "
+                           "`tools/record.py --all` records: the README and the chapters read "
+                           "what the default record holds (move it to a lab note)")
     shortfall = (float("inf"), 0) if result is None else build.record.shortfall(
         build.record.touched)
     return result, shortfall, build

@@ -7,6 +7,7 @@ quote, in chunks that each take a few minutes, into docs/results/RECORD/.
     python3 tools/record.py --minutes 9          leave for later the chunks that would end past
                                                  9 minutes (shorter ones after them still run)
     python3 tools/record.py --only tour-29,copy  those chunks alone
+    python3 tools/record.py --all                also the chunks only the lab notes read
 
 RECORD is the GPU's short name (h200 for an NVIDIA H200, rtx4090 for a GeForce RTX 4090), or
 --record NAME. It builds the course into --build (build-record/) if it is not built, then runs
@@ -49,7 +50,7 @@ class Chunk:
     registers and the tour, 2026-11-28; guessed from the runs it makes for the rest)."""
 
     def __init__(self, name, commands, outputs, covers, seconds, gpus=1, program=None,
-                 needs=None, every_stage=False):
+                 needs=None, every_stage=False, optional=False):
         self.name, self.commands, self.outputs = name, commands, outputs
         self.covers, self.seconds, self.gpus = covers, seconds, gpus
         # The program of rows that do not name one (barriers, transfers, exchange).
@@ -59,6 +60,9 @@ class Chunk:
         # Whether it runs every stage of stages.txt: then a stage added or removed since makes
         # it out of date, though no row's code changed.
         self.every_stage = every_stage
+        # Whether only the lab notes (docs/notes/) read it: recorded with --all alone, outside
+        # the record the README and the chapters need.
+        self.optional = optional
 
     def command_lines(self):
         """The commands as record.json keeps them: the chunk's definition."""
@@ -69,10 +73,10 @@ def tool(name, *arguments):
     return ["{python}", f"tools/{name}"] + list(arguments)
 
 
-def experiment(name, covers, seconds, program=None, gpus=1, every_stage=False):
+def experiment(name, covers, seconds, program=None, gpus=1, every_stage=False, optional=False):
     return Chunk(name, [tool("experiments.py", "--build", "{build}", "--out", "{out}", name)],
                  {name: f"{name}.csv"}, covers, seconds, gpus=gpus, program=program,
-                 every_stage=every_stage)
+                 every_stage=every_stage, optional=optional)
 
 
 SERIAL_MAX = 27
@@ -91,10 +95,11 @@ def tour(sizes, seconds):
                  every_stage=True)
 
 
-def fact(name, experiment_name, covers, seconds):
+def fact(name, experiment_name, covers, seconds, optional=False):
     return Chunk(f"facts-{name}", [tool("ncu_facts.py", "--build", "{build}", "--out", "{out}",
                                         name)],
-                 {experiment_name: f"{experiment_name}.csv"}, covers, seconds, needs="ncu")
+                 {experiment_name: f"{experiment_name}.csv"}, covers, seconds, needs="ncu",
+                 optional=optional)
 
 
 # The variants whose machine code the sass chunk counts beside the stages' (chapters 8 to 11).
@@ -151,10 +156,11 @@ CHUNKS = [
     experiment("v8_pipes", "v8's pipe variants on many arrays (chapter 10)", 270),
     experiment("v9_mapping", "v9's items per thread on many arrays (chapter 11)", 90),
     experiment("v9_compare", "v9's compares on many arrays (chapter 11)", 200),
-    experiment("v8_directions", "v8's flips against directions (chapter 8)", 80),
-    experiment("v9_directions", "v9's flips against directions (chapter 8)", 80),
-    experiment("v8_mirrored", "v8's flips against the mirrored network (chapter 8)", 80),
-    experiment("v9_mirrored", "v9's flips against the mirrored network (chapter 8)", 80),
+    experiment("v8_directions", "v8's flips against directions (chapter 10)", 80),
+    experiment("v9_directions", "v9's flips against directions (lab note flips)", 80,
+               optional=True),
+    experiment("v8_mirrored", "v8's flips against the mirrored network (chapter 10)", 80),
+    experiment("v9_mirrored", "v9's flips against the mirrored network (lab note flips)", 80),
     experiment("v13_groups", "v13's group sizes (chapter 15)", 150),
     experiment("v13_passes", "v13's variants with fewer passes (chapter 15)", 150),
     experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
@@ -181,10 +187,12 @@ CHUNKS = [
           "in-block kernels (chapters 7 and 9)", 60, needs="ncu"),
     fact("libraries", "library_kernels", "the kernels of one library sort", 60),
     fact("occupancy", "occupancy", "occupancy of v7's and v8's kernels", 60),
-    fact("pipes", "pipes", "the pipes of v8's block_sort", 90),
-    fact("directions", "directions", "what v8's and v9's flips cost", 60),
+    fact("pipes", "pipes", "the pipes of v8's block_sort (lab note pipes)", 90, optional=True),
+    fact("directions", "directions", "what v8's and v9's flips cost (lab note flips)", 60,
+         optional=True),
     fact("items", "items", "what v9's 64-bit items cost", 45),
-    fact("words", "words", "what the lab's argsorts cost", 45),
+    fact("words", "words", "what the lab's argsorts cost (lab note word_argsorts)", 45,
+         optional=True),
     fact("long_items", "long_items", "v13's argsort of one long array, launch by launch", 120),
     fact("tops", "top_kernels", "where v10's top-k spends its time", 30),
     fact("packed", "packed_kernels", "the kernels of the packed radix sort", 45),
@@ -363,13 +371,17 @@ class Recorder:
 
 
 def list_chunks(recorder, chunks):
-    total = 0
+    total = {False: 0, True: 0}
     for chunk in chunks:
         estimate = recorder.estimate(chunk)
-        total += estimate
-        print(f"{chunk.name:16} {estimate:5.0f} s  {recorder.status(chunk):28} {chunk.covers}")
-    print(f"{len(chunks)} chunks, about {total / 60:.0f} minutes on this record's GPU "
-          f"({recorder.record.gpu()})")
+        total[chunk.optional] += estimate
+        mark = " (--all)" if chunk.optional else ""
+        print(f"{chunk.name:16} {estimate:5.0f} s  {recorder.status(chunk):28} "
+              f"{chunk.covers}{mark}")
+    optional = sum(chunk.optional for chunk in chunks)
+    print(f"{len(chunks) - optional} chunks, about {total[False] / 60:.0f} minutes on this "
+          f"record's GPU ({recorder.record.gpu()}), and {optional} that only the lab notes read "
+          f"(--all), about {total[True] / 60:.0f} more")
 
 
 def build(folder, gpus):
@@ -394,6 +406,8 @@ def main():
                         help="leave for the next run every chunk that would end later than this "
                         "many minutes after the start")
     parser.add_argument("--only", help="comma-separated chunks to record, current or not")
+    parser.add_argument("--all", action="store_true",
+                        help="record the chunks only the lab notes read too (--list marks them)")
     parser.add_argument("--list", action="store_true",
                         help="list the chunks, their state and seconds, and record nothing")
     parser.add_argument("--arch", help="the compute capability the registers chunk compiles "
@@ -417,10 +431,11 @@ def main():
     elif recorded_gpu and recorded_gpu != gpu:
         sys.exit(f"record.py: record {arguments.record} was made on an {recorded_gpu}, this is "
                  f"an {gpu}: name another record with --record")
-    chunks = [chunk_named(name) for name in only] if only else CHUNKS
     if arguments.list:
-        list_chunks(recorder, chunks)
+        list_chunks(recorder, [chunk_named(name) for name in only] if only else CHUNKS)
         return
+    chunks = ([chunk_named(name) for name in only] if only else
+              [chunk for chunk in CHUNKS if arguments.all or not chunk.optional])
     start = time.time()
     build(arguments.build, recorder.gpus)
     print(f"record {arguments.record} ({recorder.gpu}): built in {time.time() - start:.0f} s",
