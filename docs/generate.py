@@ -302,6 +302,8 @@ def generated_blocks(tour, profile, network_dump):
             baseline_label="the stage as built"),
         "v13-passes-profile": lambda: tables.passes_profile_table(profile),
         "passes-v14_span": lambda: tables.span_passes_table(network_dump, tour),
+        # What to use, by workload (chapter 19).
+        "which-sort": lambda: tables.which_sort_table(tour),
         # What v14_span's rule for a merge's last pass costs in passes (chapter 16).
         "tail-rule-passes": lambda: tables.tail_rule_text(network_dump),
         "v14-span": lambda: tables.experiment_table(
@@ -668,7 +670,7 @@ class Builds:
         return notes
 
 
-def block_text(key, build):
+def block_text(key, build, folder=DOCS):
     """The generated text of the block `key` (its name without a record) from one build, and
     the figures it draws {path: svg}."""
     if key.startswith("v:"):
@@ -677,7 +679,7 @@ def block_text(key, build):
         _, stage, function = key.split(":")
         return code_excerpt(stage, function), {}
     if key.startswith("figure:"):
-        return figure_block(key[len("figure:"):], build)
+        return figure_block(key[len("figure:"):], build, folder)
     if key not in build.blocks:
         raise UnknownBlock(key)
     return build.blocks[key](), {}
@@ -748,8 +750,10 @@ def generated_text(key, pinned, builds):
     """The text of the generated block `key` (a value, a table, code or a figure), from the
     record that holds the most of what it reads; a value read from a fallback record names it
     ('1.54x (H100)'), since the sentence around it may be about the chosen one."""
+    # The folder of the Markdown file, which a figure's link is relative to.
+    folder = os.path.dirname(os.path.join(ROOT, builds.path)) if builds.path else DOCS
     found, shortfall, build = from_best_record(builds, pinned,
-                                               lambda build: block_text(key, build))
+                                               lambda build: block_text(key, build, folder))
     value = key.startswith("v:")
     if found is None:
         return missing_text(build) + ("" if value else "\n")
@@ -917,15 +921,16 @@ RESULT_FIGURES = {
 }
 
 
-def figure_block(name, build):
-    """The Markdown of a figure:NAME block and {its file: the figure drawn from the build's
-    record}."""
+def figure_block(name, build, folder=DOCS):
+    """The Markdown of a figure:NAME block in a file of `folder` and {its file: the figure drawn
+    from the build's record}."""
     if name not in RESULT_FIGURES:
         raise UnknownBlock(f"figure:{name}")
     caption, draw, experiment = RESULT_FIGURES[name]
     if not build.record.rows(experiment):
         raise KeyError(experiment)
-    return (f"![{caption}](figures/{name}.svg)\n",
+    link = os.path.relpath(os.path.join(FIGURES, f"{name}.svg"), folder)
+    return (f"![{caption}]({link})\n",
             {os.path.join(FIGURES, f"{name}.svg"): draw(build)})
 
 

@@ -1187,6 +1187,59 @@ def segment_stages_table(values=False):
             f"{data_files('copy')}.\n")
 
 
+def which_sort_rows(tour):
+    """[(the workload, {program: ms}, the experiment)] of which_sort_table, from the record."""
+    rows = []
+    programs = course.stage_names() + course.DEVICE_BASELINES
+    largest = max(tour.sizes(), default=29)
+    for q in (14, 20, largest):
+        rows.append((f"one array of 2^{q} keys", {f"`{name}`": tour.time(name, q)
+                                                 for name in programs}, "tour"))
+    times = segment_times(SEGMENT_STAGES)
+    for values, lengths in ((False, (7, 10, 14, 20)), (True, (10,))):
+        stages, rivals = stage_sets(values)
+        what = "argsorts" if values else "keys"
+        for length in lengths:
+            found = {f"`{name.split()[0]}`": times.get(name, {}).get(length) for name in stages}
+            found.update({label: times.get(name, {}).get(length) for name, label in
+                          rivals.items()})
+            rows.append((f"many arrays of {length_name(length)} keys, {what}", found,
+                         SEGMENT_STAGES))
+    tops = top_times()
+    rows.append(("the 16 smallest of each array of 1024 keys, with positions",
+                 {"`v10_top_k --top 16`": tops.get(("top", 1024, 16)),
+                  "torch.topk": tops.get(("torch.topk", 1024, 16))}, "tops"))
+    runs = gpus_runs() if recorded_rows("gpus") else {}
+    two = runs.get(("v16_multi_gpu", 2, 31))
+    rows.append(("2^31 keys on two GPUs", {"`v16_multi_gpu --gpus 2`":
+                                           float(two["sort_ms"]) if two else None}, "gpus"))
+    return rows
+
+
+def which_sort_table(tour):
+    """What to use, by workload: the fastest program the record measured for it, and the next
+    fastest, with their times; every cell from the record."""
+    body = []
+    for workload, times, experiment in which_sort_rows(tour):
+        measured = sorted((ms_, name) for name, ms_ in times.items() if ms_ is not None)
+        if not measured:
+            body.append([workload, NOT_MEASURED, "", "", experiment])
+            continue
+        (best_ms, best), rest = measured[0], measured[1:]
+        body.append([workload, f"{best}: {ms(best_ms)} ms",
+                     f"{rest[0][1]}: {rest[0][0] / best_ms:.2f}x" if rest else "none measured",
+                     str(len(measured)), experiment])
+    used = [name for name in ("tour", SEGMENT_STAGES, "tops", "gpus") if recorded_rows(name)]
+    return (table(["workload", "fastest measured", "next fastest, its time / the fastest's",
+                   "programs", "from"], body) + "\n" +
+            f"The fastest of the programs record {RECORD.name} ({RECORD.gpu()}) timed for each "
+            "workload, stages and libraries alike (int32 keys, uniform; each program's median "
+            "time), from the experiment named: the tour for one array, segment_stages for many "
+            "(2^27 keys in all), tops, and gpus across GPUs (no single-GPU rival timed there "
+            "yet). Data: " + (", ".join(data_files(name) for name in used) or "none recorded") +
+            ".\n")
+
+
 def segment_stages_faster_up_to(values=False):
     """The largest L up to which the fastest stage of segment_stages beats its fastest rival at
     every L measured, or "no length"."""

@@ -520,6 +520,32 @@ with tempfile.TemporaryDirectory() as results:
           "a value the chosen record lacks is read from the fallback and names it; a pinned one "
           "is not; claims are checked where their values are read")
 
+# What to use (chapter 19): per workload the fastest program the record timed, and the next.
+class WhichTour:
+    def sizes(self):
+        return [14, 20, 29]
+
+    def time(self, program, q):
+        return {"cub_radix": 1.0, "v15_tile4096": 1.5}.get(program) if q == 29 else (
+            {"v8_batched": 2.0, "thrust": 3.0}.get(program))
+
+
+with tempfile.TemporaryDirectory() as results:
+    os.makedirs(os.path.join(results, "empty"))
+    with open(os.path.join(results, "empty", records.MANIFEST), "w") as file:
+        json.dump({"gpu": "none", "chunks": {}}, file)
+    saved = tables.RECORD
+    tables.RECORD = records.Record("empty", results)
+    which = tables.which_sort_table(WhichTour()).splitlines()
+    tables.RECORD = saved
+check(any(line.startswith("| one array of 2^29 keys | `cub_radix`: 1.00 ms | `v15_tile4096`: "
+                          "1.50x | 2 | tour |") for line in which) and
+      any(line.startswith("| one array of 2^20 keys | `v8_batched`: 2.00 ms | `thrust`: 1.50x")
+          for line in which) and
+      any(line.startswith("| many arrays of 128 keys, keys | not measured |") for line in which),
+      "what to use: the fastest program timed for each workload, then the next and its ratio; "
+      "a workload the record did not time reads not measured")
+
 # A record that has made some of the catalog's chunks of an experiment and not the others
 # (profile-20, not profile-27) says which it lacks; one made in another layout is taken whole.
 with tempfile.TemporaryDirectory() as results:
