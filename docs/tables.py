@@ -1210,6 +1210,11 @@ def which_sort_rows(tour):
                  {"`v10_top_k --top 16`": tops.get(("top", 1024, 16)),
                   "torch.topk": tops.get(("torch.topk", 1024, 16))}, "tops"))
     runs = gpus_runs() if recorded_rows("gpus") else {}
+    at_30 = {"`v16_multi_gpu --gpus 2`": ("v16_multi_gpu", 2), "`v16_multi_gpu --gpus 1`":
+             ("v16_multi_gpu", 1), "`cub_radix`, one GPU": ("cub_radix", 1)}
+    rows.append(("2^30 keys, one GPU or two", {label: float(runs[key + (30,)]["sort_ms"])
+                                              if key + (30,) in runs else None
+                                              for label, key in at_30.items()}, "gpus"))
     two = runs.get(("v16_multi_gpu", 2, 31))
     rows.append(("2^31 keys on two GPUs", {"`v16_multi_gpu --gpus 2`":
                                            float(two["sort_ms"]) if two else None}, "gpus"))

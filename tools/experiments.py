@@ -89,8 +89,9 @@ does not make.
   floats         v11_float_keys's sort, argsort and top-k of floats (--type float) against the same
                  of ints, v10_top_k's of ints, and torch.sort and torch.topk on float32 rows,
                  for arrays of 128, 1024 and 4096 keys, 2^27 keys in all (chapter 13)
-  gpus           v16_multi_gpu on one GPU (2^30 keys) and on two (2^30 and 2^31), v7_register_tile
-                 and the copy baseline on one (2^30): the sort across GPUs, its last exchange
+  gpus           v16_multi_gpu on one GPU (2^30 keys) and on two (2^30 and 2^31), v7_register_tile,
+                 CUB's radix sort and the copy baseline on one (2^30): the sort across GPUs
+                 against what a user would run on one GPU, its last exchange
                  as the program times it, and the parts of the time model; needs two GPUs
                  (chapter 18)
   exchange       tools/nccl_exchange on GPUs 0 and 1: the grouped ncclSend and ncclRecv of
@@ -511,11 +512,13 @@ def with_link(records):
 
 
 def gpus(runner):
-    """v16_multi_gpu across one and two GPUs, with v7_register_tile and the copy alone."""
+    """v16_multi_gpu across one and two GPUs, with v7_register_tile, CUB's radix sort (what a
+    user would run on one GPU: 2^30 keys fit it) and the copy alone."""
     stage = course.program_command(runner.build, "v16_multi_gpu")
     runs = [("copy", course.program_command(runner.build, "copy") + ["--log2", "30"]),
             ("v7_register_tile", stage_program(runner.build, "v7_register_tile") +
              ["--log2", "30"]),
+            ("cub_radix", course.program_command(runner.build, "cub_radix") + ["--log2", "30"]),
             ("1 GPU", stage + ["--gpus", "1", "--log2", "30"]),
             ("2 GPUs", stage + ["--gpus", "2", "--log2", "30"]),
             ("2 GPUs", stage + ["--gpus", "2", "--log2", "31"])]
