@@ -4,8 +4,8 @@ quote, in chunks that each take a few minutes, into docs/results/RECORD/.
 
     python3 tools/record.py                      record what is missing or stale, for GPU 0
     python3 tools/record.py --list               what the record holds, chunk by chunk
-    python3 tools/record.py --minutes 9          leave for later the chunks that would end past
-                                                 9 minutes (shorter ones after them still run)
+    python3 tools/record.py --minutes 9          stop at 9 minutes: a chunk still running then is
+                                                 stopped and left, whole, for the next run
     python3 tools/record.py --only tour-29,copy  those chunks alone
     python3 tools/record.py --all                also the chunks only the lab notes read
 
@@ -32,6 +32,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -292,6 +293,11 @@ class Recorder:
         entry = self.record.manifest["chunks"].get(chunk.name)
         return entry["seconds"] if entry and entry.get("seconds") else chunk.seconds
 
+    def measured(self, chunk):
+        """Whether estimate() is the chunk's own time on this record's GPU, not a guess."""
+        entry = self.record.manifest["chunks"].get(chunk.name)
+        return bool(entry and entry.get("seconds"))
+
     def missing_need(self, chunk):
         """Why the chunk cannot run here, or None."""
         if chunk.gpus > self.gpus:
@@ -302,9 +308,10 @@ class Recorder:
             return f"{chunk.needs} (Nsight Compute / the CUDA toolkit) is not found"
         return None
 
-    def run(self, chunk):
+    def run(self, chunk, deadline=None):
         """Runs the chunk's commands into a scratch folder and writes its files and its entry;
-        returns the seconds it took. Stops the script, writing nothing of the chunk, if a
+        returns the seconds it took, or None where it ran past `deadline` (time.time()), was
+        stopped and wrote nothing. Stops the script, writing nothing of the chunk, if a
         command fails, an output is missing, or the code changed while the chunk ran."""
         code = tree_code()
         scratch = os.path.join(self.arguments.build, "record-scratch", chunk.name)
@@ -319,10 +326,12 @@ class Recorder:
                 filled = [part.format(**values) for part in command]
                 log.write("$ " + " ".join(filled) + "\n")
                 log.flush()
-                result = subprocess.run(filled, cwd=course.ROOT, stdout=log, stderr=log)
-                if result.returncode != 0:
+                code_or_none = run_until(filled, log, deadline)
+                if code_or_none is None:
+                    return None
+                if code_or_none != 0:
                     sys.exit(f"record.py: chunk {chunk.name} failed ({' '.join(filled)} exited "
-                             f"{result.returncode}); its log: {log_path}")
+                             f"{code_or_none}); its log: {log_path}")
         seconds = time.time() - start
         if tree_code() != code:
             sys.exit(f"record.py: the code changed while chunk {chunk.name} ran; nothing of it "
@@ -370,6 +379,20 @@ class Recorder:
         self.record = records.Record(self.name)
 
 
+def run_until(command, log, deadline):
+    """The exit code of `command` (its output into `log`), or None where it was still running
+    at `deadline` (time.time(); None: no limit): then it is stopped, with every process it
+    started."""
+    process = subprocess.Popen(command, cwd=course.ROOT, stdout=log, stderr=log,
+                               start_new_session=True)
+    try:
+        return process.wait(timeout=None if deadline is None else max(1, deadline - time.time()))
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        return None
+
+
 def list_chunks(recorder, chunks):
     total = {False: 0, True: 0}
     for chunk in chunks:
@@ -403,8 +426,8 @@ def main():
     parser.add_argument("--build", default=os.path.join(course.ROOT, "build-record"),
                         help="the Meson build folder it builds and runs (default build-record)")
     parser.add_argument("--minutes", type=float,
-                        help="leave for the next run every chunk that would end later than this "
-                        "many minutes after the start")
+                        help="stop this many minutes after the start: a chunk still running "
+                        "then is stopped, writes nothing and is left for the next run")
     parser.add_argument("--only", help="comma-separated chunks to record, current or not")
     parser.add_argument("--all", action="store_true",
                         help="record the chunks only the lab notes read too (--list marks them)")
@@ -450,11 +473,21 @@ def main():
             skipped.append(f"{chunk.name} ({why})")
             continue
         estimate = recorder.estimate(chunk)
-        if arguments.minutes and time.time() - start + estimate > 60 * arguments.minutes:
+        deadline = start + 60 * arguments.minutes if arguments.minutes else None
+        # A chunk is started while time is left; one whose seconds were measured here is left
+        # for later where they would not fit, and any chunk still running at the limit is
+        # stopped, writing nothing.
+        if deadline and (time.time() + 20 > deadline or
+                         (recorder.measured(chunk) and time.time() + estimate > deadline)):
             left.append(chunk)
             continue
         print(f"{chunk.name}: {state}; recording (about {estimate:.0f} s)", flush=True)
-        seconds = recorder.run(chunk)
+        seconds = recorder.run(chunk, deadline)
+        if seconds is None:
+            print(f"{chunk.name}: still running at the limit, stopped; nothing written",
+                  flush=True)
+            left.append(chunk)
+            continue
         print(f"{chunk.name}: recorded in {seconds:.0f} s", flush=True)
     for line in skipped:
         print(f"skipped: {line}")
