@@ -110,10 +110,10 @@ def stage_names():
 
 
 VARIANTS_FILE = os.path.join(TOOLS, "variants.txt")
-# The variants of tools/variants.txt that take the flips out of v8_batched and v9_argsort
-# (chapter 8), by stage, each with the label that says what it does instead: the variant's
-# name in the records of experiments.py and ncu_facts.py directions, where the stage as built
-# is "flips (as built)".
+# The variants of tools/variants.txt that take the flips out of v8_batched and v9_argsort (the
+# lab note docs/notes/flips.md), by stage, each with the label that says what it does instead:
+# the variant's name in the records of experiments.py and ncu_facts.py directions, where the
+# stage as built is "flips (as built)".
 DIRECTIONS, MIRRORED = "directions in the compares", "mirrored network, no flips"
 FLIP_VARIANTS = {"v8_batched": {"v8_directions": DIRECTIONS, "v8_mirrored": MIRRORED},
                  "v9_argsort": {"v9_directions": DIRECTIONS, "v9_mirrored": MIRRORED}}

@@ -21,7 +21,7 @@ does not make.
                  of 256 and 512 keys trade keys through shared memory instead of shuffles, one
                  whose block_sort is capped at 40 registers so that six blocks fit an SM, and
                  one whose block_sort stores its tile straight from the registers, as v7 does,
-                 for arrays of 2 .. 2^14 keys (chapter 10)
+                 for arrays of 2 .. 2^14 keys (lab note pipes)
   v9_mapping     v9_argsort's argsort (--values) as built, 8 items per thread in a 2048-item
                  tile, against v8's 16 in a 4096-item tile, for arrays of 2 .. 2^14 keys
                  (chapter 11)
@@ -29,26 +29,26 @@ does not make.
                  step, against v8's min and max there, one 64-bit compare a pair everywhere
                  (order_pair in PTX), fmin and fmax of its items read as doubles, and each key
                  and its position in two 32-bit registers with keys compared alone (ties in
-                 either order), for arrays of 2 .. 2^14 keys (chapter 11)
+                 either order), for arrays of 2 .. 2^14 keys (lab note lane_compare)
   v8_directions  v8_batched as built, whose threads flip their keys (~x) so that every compare
                  is ascending, against the same network with no flips, every compare a min or a
-                 max picked by its direction, for arrays of 2 .. 2^14 keys (chapter 8)
+                 max picked by its direction, for arrays of 2 .. 2^14 keys (lab note flips)
   v9_directions  the same for v9_argsort's argsort (--values): flips of its 64-bit items
-                 against compares that take their direction (chapter 8)
+                 against compares that take their direction (lab note flips)
   v8_mirrored    v8_batched as built against the network's other form (exercise 1): the first
                  step of each merge pairs key i with i ^ (size - 1), so every compare is
-                 ascending and no thread flips, for arrays of 2 .. 2^14 keys (chapter 8)
-  v9_mirrored    the same for v9_argsort's argsort (--values) (chapter 8)
+                 ascending and no thread flips, for arrays of 2 .. 2^14 keys (lab note flips)
+  v9_mirrored    the same for v9_argsort's argsort (--values) (lab note flips)
   v13_groups     v13_any_bits as built, 2^14-key groups of 512 threads, against 2^13-key groups
                  and two forms of 2^15-key groups (1024 threads of 32 keys, 512 of 64; 128 KB of
-                 shared memory a block), with v12_key_words, at 2^16 .. 2^29 keys (chapter 15)
+                 shared memory a block), with v12_key_words, at 2^16 .. 2^29 keys (lab note groups)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
                  their passes storing from layout 5 or from their last one; block_sort on v8's
                  4096-key tile; the merges of 2^12 .. 2^14 keys in one launch; the last two
                  together; passes that span two merges (the pass that ends a merge runs the
                  next merge's largest strides in its group's free bits), alone and with the
-                 4096-key tile; at 2^20 .. 2^29 keys (chapter 15)
+                 4096-key tile; at 2^20 .. 2^29 keys (lab note passes)
   v14_span       v14_span against the stage before it, two variants of it (block_sort on
                  v8's 4096-key tile, v14_tile4096; the group's words padded, v14_padded) and
                  the libraries' sorts a user would pick, CUB's merge sort (a comparison sort)
@@ -81,7 +81,7 @@ does not make.
   word_argsorts  the lab's argsorts on v8's network, tools/word_argsort (two sorts of 32-bit
                  words) and tools/rank_argsort (a sort of the keys, then a search), against
                  v9_argsort's (--values), v8_batched's keys and torch.sort, for arrays of
-                 2 .. 2^12 keys, 2^27 keys in all (chapter 11)
+                 2 .. 2^12 keys, 2^27 keys in all (lab note word_argsorts)
   tops           v10_top_k's --top K with and without --values, the sort of its runs of K keys
                  alone, its full sort, and torch.topk and torch.sort on the same rows, for K = 1
                  .. 256 of arrays of 1024 keys and K = 16 of arrays of 128 .. 2^16, 2^27 keys in
@@ -98,13 +98,13 @@ does not make.
                  v16_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 18)
   spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
                  how far apart two measurements of one program fall (chapter 19)
-  distributions  every stage on every distribution at 2^24 and 2^27 (chapters 2 and 12)
+  distributions  every stage on every distribution at 2^24 and 2^27 (lab note inputs, chapter 19)
                  spread and distributions take --stages: only those stages, to measure again
                  the stages whose code changed; with --replace-in RECORDED.csv the output is
                  that record with those rows replaced (same variant, program and size)
   barriers       v0_naive's sort with one launch per step, the same launches as a CUDA Graph,
                  and one cooperative launch with grid.sync() between steps (tools/
-                 barriers.cu), at 2^10 .. 2^24 (chapter 2)
+                 barriers.cu), at 2^10 .. 2^24 (lab note barriers)
   copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
                  the array costs at each size, the floor's unit (chapter 19)
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs

@@ -16,7 +16,7 @@
              resident on average) and how busy the ALU pipe was (integer min, max, compare and
              logic), from the second sort's first launch of that kernel. Writes
              OUT/occupancy.csv.
-  pipes      what sets the time of v8_batched's block_sort (chapter 10): as built and the
+  pipes      what sets the time of v8_batched's block_sort (lab note pipes): as built and the
              variants of experiments.py v8_pipes on arrays of 128 and 1024 keys; as built,
              8 keys per thread (v8_keys8), six blocks an SM (v8_blocks6) and stores from the
              registers (v8_thread_store) on arrays of 16 keys; 2^27 keys in all: duration,
@@ -27,18 +27,18 @@
              per issued instruction the warps waited at a barrier, on the short scoreboard
              (shared memory, shuffles) and on the long one (global memory). Writes
              OUT/pipes.csv.
-  directions what flipping keys saves (chapter 8): v8_batched and v9_argsort's argsort
+  directions what flipping keys saves (lab note flips): v8_batched and v9_argsort's argsort
              (--values) as built, whose threads flip their keys so that every compare is
              ascending, against their variants whose compares take the direction instead
              (v8_directions, v9_directions) and those on the network's mirrored form, which
              needs no flips (v8_mirrored, v9_mirrored), on arrays of 128 and 1024 keys, 2^27
              in all: block_sort's metrics as pipes records them. Writes OUT/directions.csv.
-  items      what sorting 64-bit items costs (chapter 11): v8_batched's keys with v9's mapping
-             (8 a thread, the variant v8_keys8), v9_argsort's keys
-             and its keys with indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
+  items      what sorting 64-bit items costs (lab note argsorts): v8_batched's keys with v9's
+             mapping (8 a thread, the variant v8_keys8), v9_argsort's keys and its keys with
+             indices (--values), arrays of 16, 128 and 1024 keys, 2^27 in all:
              each kernel's duration, instructions executed, registers per thread, achieved
              occupancy, DRAM bytes and shared-memory wavefronts. Writes OUT/items.csv.
-  words      what the lab's argsorts cost against v8_batched's keys (chapter 11): the
+  words      what the lab's argsorts cost against v8_batched's keys (lab note word_argsorts): the
              argsorts (--values) of tools/word_argsort (two sorts of 32-bit words),
              tools/rank_argsort (a sort of the keys, then a search) and v9_argsort, arrays of
              8, 128 and 1024 keys, 2^27 in all, with the metrics of items, the shared-memory
