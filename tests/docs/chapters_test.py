@@ -9,7 +9,8 @@ in order, each once. A chapter renumbered by hand in one place and not the other
 The README's opening counts the course's programs and the stages after v5 as stages.txt lists
 them ("A course in seventeen ...", "Eleven stages go beyond ..."): a stage added or renamed
 without that paragraph fails here too. And a stage's chapter reads no run of a later stage:
-no generated block in it names one (or one's variant or experiment), or the fastest stage.
+no generated block in it names one (or one's variant or experiment), or the fastest stage. Every
+relative link of the README, the chapters and the lab notes reaches a file and heading.
 """
 import os
 import re
@@ -91,6 +92,32 @@ for stage in [stage for stage in course.stages() if stage.chapter]:
         if later or READS_EVERY_STAGE.search(key):
             problems.append(f"docs/{stage.chapter}: the block {key!r} reads runs of "
                             + (f"v{later[0]}, a later stage" if later else "every stage"))
+
+# Every relative link of the README, the chapters and the lab notes names a file that exists
+# and, with #anchor, a heading of it (as GitHub makes anchors: lower case, punctuation dropped,
+# spaces made hyphens); code blocks are left out.
+def anchors(path):
+    with open(path) as file:
+        return {re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+                for heading in re.findall(r"^#+ (.*)$", file.read(), re.M)}
+
+
+linked = [os.path.join(root, "README.md"), os.path.join(docs, "results", "README.md")] + \
+    [os.path.join(docs, name) for name in sorted(os.listdir(docs)) if name.endswith(".md")] + \
+    [os.path.join(docs, "notes", name) for name in sorted(os.listdir(os.path.join(docs, "notes")))
+     if name.endswith(".md")]
+for path in linked:
+    with open(path) as file:
+        text = re.sub(r"```.*?```", "", file.read(), flags=re.S)
+    for link in re.findall(r"\]\(([^)\s]+)\)", text):
+        if link.startswith(("http:", "https:", "mailto:")):
+            continue
+        target, _, anchor = link.partition("#")
+        full = os.path.normpath(os.path.join(os.path.dirname(path), target)) if target else path
+        if not os.path.exists(full):
+            problems.append(f"{os.path.relpath(path, root)}: the link {link} names no file")
+        elif anchor and full.endswith(".md") and anchor not in anchors(full):
+            problems.append(f"{os.path.relpath(path, root)}: the link {link} names no heading")
 
 for problem in problems:
     print(problem)
