@@ -88,6 +88,18 @@ check(runner.built == ["v13_keys16"] and len(runs) == 12 and
       "argsort_sweep: the variant built, the baseline run as one, each with and without "
       "--values, at 2^20, 2^24 and 2^27")
 
+# The sweeps over array lengths run the lengths their chapter or note quotes, in order, every
+# program at each; the flips sweeps the stage and its variant.
+runner = Runner()
+runs = experiments.v8_pipes(runner)
+lengths = [int(run[2][run[2].index("--segment") + 1]) for run in runs]
+check(len(runs) == 7 * 9 and lengths[::7] == [1 << s for s in (1, 2, 4, 7, 8, 9, 10, 12, 14)] and
+      runs[0][1] == "as built" and runs[6][1] == "stores from the registers",
+      "v8_pipes: the stage as built first, then its six variants, at the nine lengths quoted")
+runs = experiments.v9_mirrored(Runner())
+check(len(runs) == 2 * 6 and all("--values" in run[2] for run in runs),
+      "v9_mirrored: v9 and its variant, with --values, at six lengths")
+
 # v15_tile: the stage before, the stage, its variant (one of tools/variants.txt, built), and the
 # two CUB sorts, each at 2^16, 2^20, 2^24, 2^27 and 2^29.
 runner = Runner()
