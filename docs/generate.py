@@ -22,8 +22,10 @@ and is rewritten from scratch; everything outside the markers is prose. A name t
 " @RECORD" reads that record alone (a paragraph about one GPU's runs, whichever record the rest
 reads), and figure:NAME blocks draw a figure of the results from the record they read. A c: block
 (a claim, see CLAIM) keeps its typed sentence while the comparison it names holds on the record
-its values read, and is listed where it does not. A block name the generator does not know is an
-error; a bug in the generator is a traceback.
+its values read, and is listed where it does not. The lab notes (docs/notes/) are made the same
+way; a block of the README or a chapter may not read what only the lab notes' chunks record
+(tools/record.py --all). A block the generator cannot make (an unknown name, a malformed claim)
+is an error; a bug in the generator is a traceback.
 
 With --check nothing is written: the script lists what is out of date and the claims that do not
 hold and exits 1, or exits 0 when all is current; with --record it builds every block from that
@@ -59,7 +61,8 @@ def predictions():
 
 
 class UnknownBlock(Exception):
-    """A generated block or inline value whose name the generator does not know."""
+    """A generated block or inline value the generator cannot make: a name it does not know, a
+    malformed claim or marker, or runs the file may not read."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -706,23 +709,23 @@ def in_record(builds, record, compute):
     the build). A block of the README or a chapter that reads an experiment only the lab notes
     may read (notes_only_experiments) stops the generator."""
     build = builds.use(record)
-    build.record.touched = []
+    chosen = build.record
+    chosen.touched = []
     try:
         result = compute(build)
     except MISSING_DATA:
-        if not build.record.incomplete(build.record.touched):
+        if not chosen.incomplete(chosen.touched):
             raise
         result = None
     finally:
-        build.asked.update(build.record.touched)
+        build.asked.update(chosen.touched)
         builds.use()
-    outside = sorted(set(build.record.touched) & notes_only_experiments())
+    outside = sorted(set(chosen.touched) & notes_only_experiments())
     if outside and builds.path and not builds.path.startswith(os.path.join("docs", "notes")):
-        raise UnknownBlock(f"{builds.path}: a block reads {', '.join(outside)}, which only "
+        raise UnknownBlock(f"a block reads {', '.join(outside)}, which only "
                            "`tools/record.py --all` records: the README and the chapters read "
                            "what the default record holds (move it to a lab note)")
-    shortfall = (float("inf"), 0) if result is None else build.record.shortfall(
-        build.record.touched)
+    shortfall = (float("inf"), 0) if result is None else chosen.shortfall(chosen.touched)
     return result, shortfall, build
 
 
@@ -972,7 +975,8 @@ def expected_files(network_dump, record=records.DEFAULT_RECORD, out=None):
         try:
             files[path] = fill_markdown(read(path), builds)
         except UnknownBlock as unknown:
-            sys.exit(f"{os.path.relpath(path, ROOT)}: unknown generated block: {unknown}")
+            sys.exit(f"{os.path.relpath(path, ROOT)}: a generated block that cannot be made: "
+                     f"{unknown}")
     files.update(builds.figures)
     notes = builds.notes() + missing_experiments(builds)
     if builds.unchecked_claims:

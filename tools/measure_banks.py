@@ -20,7 +20,6 @@ barriers, min/max, selects and compares too, which show how v9's 64-bit compares
 """
 import argparse
 import collections
-import concurrent.futures
 import csv
 import io
 import os
@@ -97,10 +96,7 @@ def shared_memory_stages(nvcc):
     """The stages whose kernels reserve shared memory, as the compiler reports it (for sm_75, the
     oldest architecture CUDA 13 builds for: a kernel's __shared__ arrays are the same on any)."""
     stages = course.stage_names()
-    # One compile a stage, all at once: in turn they took two minutes of a record.
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        kernels = pool.map(lambda stage: registers.stage_kernels(nvcc, stage, "75"), stages)
-    return [stage for stage, found in zip(stages, kernels)
+    return [stage for stage, found in zip(stages, registers.kernels_of(nvcc, stages, "75"))
             if any(shared > 0 for *_, shared in found)]
 
 

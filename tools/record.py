@@ -244,7 +244,7 @@ def tree_code():
     """A hash of the code of the stages, common/ and tools/ (records.code_text of each file):
     what a chunk measures must not change while it runs."""
     digest = hashlib.sha256()
-    folders = [stage for stage in course.stage_names()] + ["common", "tools"]
+    folders = course.stage_names() + ["common", "tools"]
     for folder in folders:
         for path in sorted(glob.glob(os.path.join(course.ROOT, folder, "*"))):
             if os.path.isfile(path) and path.endswith((".cu", ".cuh", ".h", ".cpp", ".py", ".txt")):

@@ -79,6 +79,13 @@ def stage_kernels(nvcc, name, arch):
     return found
 
 
+def kernels_of(nvcc, names, arch):
+    """[stage_kernels of each of `names`], one nvcc per stage, as many at once as there are
+    cores (in turn they take minutes), in the order of `names`."""
+    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
+        return list(pool.map(lambda name: stage_kernels(nvcc, name, arch), names))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--arch", default="90", help="compute capability without the dot")
@@ -98,10 +105,7 @@ def main():
     unknown = set(chosen) - set(names)
     if unknown:
         parser.error(f"--stages: no stage or variant named {', '.join(sorted(unknown))}")
-    # One nvcc per stage, as many at once as there are cores; the records in the stages' order.
-    with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 1) as pool:
-        found = list(pool.map(lambda stage: stage_kernels(nvcc, stage, arguments.arch), chosen))
-    for stage, kernels in zip(chosen, found):
+    for stage, kernels in zip(chosen, kernels_of(nvcc, chosen, arguments.arch)):
         for kernel, registers, spilled, shared in kernels:
             records.append({"stage": stage, "kernel": kernel, "registers": registers,
                             "spill_bytes": spilled, "shared_bytes": shared,

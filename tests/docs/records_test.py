@@ -13,6 +13,8 @@ Usage: records_test.py SOURCE_ROOT
    a changed command-line parser (common/cli.cpp) leave them current; a changed edit in
    tools/variants.txt makes that variant's rows stale, not its stage's. A record's chunk that
    holds a stale row is left out whole.
+4. In a copy for students (tools/make_student_copy.py), without the answer variants, the
+   fingerprints tools/withheld.json keeps equal the tree's, and go stale when a stage changes.
 """
 import json
 import os
@@ -131,6 +133,41 @@ with tempfile.TemporaryDirectory() as scratch:
           "tour-a" in (made_up.stale_note() or "") and
           "v5_bank_free" in (made_up.stale_note() or ""),
           "a chunk with rows of changed code is left out whole, and named in one line")
+
+# 4. In a copy for students (tools/make_student_copy.py) the answer variants are gone from
+# tools/variants.txt; tools/withheld.json keeps the fingerprints of their rows, which hold while
+# their stages are unchanged and are '' (stale) once a stage's code changes.
+import make_student_copy  # noqa: E402
+
+with tempfile.TemporaryDirectory() as scratch:
+    copy = os.path.join(scratch, "course")
+    for folder in ["common", "tools", "v8_batched", "v9_argsort"]:
+        shutil.copytree(os.path.join(root, folder), os.path.join(copy, folder),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    names = sorted(course.ANSWER_VARIANTS)
+    listed = os.path.join(copy, "tools", "variants.txt")
+    with open(listed) as file:
+        text = make_student_copy.without_variants(file.read(), names)
+    with open(listed, "w") as file:
+        file.write(text)
+    with open(os.path.join(copy, records.WITHHELD), "w") as file:
+        json.dump(make_student_copy.withheld(names), file)
+    keys = [("v8_mirrored", False), ("v8_batched", True), ("v8_batched", False),
+            ("v8_keys8", False)]
+    expected = [records.fingerprint(name, with_variants=every) for name, every in keys]
+    found = [records.fingerprint(name, records.Sources(copy), every) for name, every in keys]
+    check(not set(names) & set(course.variants(listed)) and found == expected and all(found),
+          "a copy without the answer variants keeps their fingerprints and their stages'")
+    kernel = os.path.join(copy, "v8_batched", "bitonic_sort.cu")
+    with open(kernel) as file:
+        code = file.read()
+    line = next(line for line in code.splitlines() if line.strip().startswith("const ") and
+                line.rstrip().endswith(";"))
+    with open(kernel, "w") as file:
+        file.write(code.replace(line, line + " static_cast<void>(0);", 1))
+    changed = [records.fingerprint(name, records.Sources(copy), every) for name, every in keys]
+    check(changed[0] == "" and changed[1] == "" and changed[2] not in ("", expected[2]),
+          "there, a changed line of v8's kernels makes the withheld fingerprints stale")
 
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -489,6 +489,29 @@ check(kept == "three times faster" and marked.startswith("[Not so on record none
                                         "'faster at 2^20'"],
       "a claim that holds keeps its sentence; one that does not is named and marked")
 
+# What only the lab notes read (chunks of record.py --all) the README and the chapters may not.
+check(generate.notes_only_experiments() == {"v9_directions", "pipes", "directions", "words"},
+      "the experiments only optional chunks write: those the lab notes alone read")
+
+
+def reads_pipes(build):
+    build.record.touched.append("pipes")
+    return "text"
+
+
+found = {}
+for path in ("README.md", os.path.join("docs", "notes", "pipes.md")):
+    claim_builds.path = path
+    try:
+        found[path] = generate.in_record(claim_builds, None, reads_pipes)[0]
+    except generate.UnknownBlock as refused:
+        found[path] = str(refused)
+claim_builds.path = "docs/made_up.md"
+check(found[os.path.join("docs", "notes", "pipes.md")] == "text" and
+      "only `tools/record.py --all` records" in found["README.md"],
+      "a block of the README that reads what only the lab notes may read stops the generator; "
+      "one of a note does not")
+
 # Which record a block reads: the chosen one; a fallback where that lacks the runs (a value then
 # names the fallback's GPU); a pinned one alone; a claim in the record its values read.
 with tempfile.TemporaryDirectory() as results:
