@@ -1495,12 +1495,11 @@ def tail_rule_text(network_dump, low=16, high=30):
     span = f"2^{low} to 2^{high}"
     if not extra:
         return f"no pass at any size from {span}"
-    parts = [f"{count:+d} at 2^{q}" for q, count in extra.items()]
-    if set(extra.values()) == {1}:
-        sizes = [f"2^{q}" for q in extra]
-        parts = ["one pass more at " + (" and ".join(sizes) if len(sizes) < 3 else
-                                        ", ".join(sizes[:-1]) + " and " + sizes[-1])]
-    return f"{', '.join(parts)}, and none at the other sizes from {span}"
+    # 'one pass more at 2^22 and 2^23', or each size's count where they differ.
+    said = (f"one pass more at {spoken_list([f'2^{q}' for q in extra])}"
+            if set(extra.values()) == {1} else
+            spoken_list([f"{count:+d} passes at 2^{q}" for q, count in extra.items()]))
+    return f"{said}, and none at the other sizes from {span}"
 
 
 # The kinds of pass of v14_span and v15_tile4096, from a launch's merge size, first stride and steps.

@@ -339,6 +339,12 @@ passes = tables.span_passes_table(network_dump, SpanTour(), sizes=(20, 29)).spli
 check(passes[2] == "| 2^20 | 16 | 11 | not measured |" and
       passes[3] == "| 2^29 | 40 | 31 | 44.00 |",
       "v13 makes 16 and 40 passes, v14 11 and 31; the floor where the tour has it")
+# v14's rule for a merge's last pass against v14_tail6's, from both plans as network_dump
+# compiles them (at 2^22: 15 passes against 14).
+check(tables.tail_rule_text(network_dump) == "one pass more at 2^22 and 2^23, and none at the "
+      "other sizes from 2^16 to 2^30" and
+      tables.tail_rule_text(network_dump, 16, 21) == "no pass at any size from 2^16 to 2^21",
+      "what v14's tail rule costs: a pass at 2^22 and 2^23, none elsewhere")
 # The stages on many arrays (segment_stages) on a made-up H200 run: at 8 keys v8 wins and beats
 # every rival; at 1024 v8 wins among the stages but DeviceSegmentedSort beats it; at 2^20 v15
 # wins. The argsorts apart: v9 at 8, v15 at 1024 and 2^20, where the packed radix sort wins.
