@@ -1,4 +1,5 @@
-// cli.h: the command line shared by every stage and by the baselines (README, "Command line").
+// cli.h: the command line shared by every stage and by the baselines (README, "Running a stage"),
+// parsed by CLI11 (cli.cpp), which also writes --help.
 #pragma once
 
 #include <cstdint>
@@ -56,8 +57,8 @@ struct ProgramSpec {
   bool gpus = false;
 };
 
-// Parses the arguments after the program name. Throws FatalError(kExitBadInput) with a message
-// that names the offending argument and says what was expected.
+// Parses the arguments after the program name: the options `program` takes, each at most once.
+// Throws FatalError(kExitBadInput) with CLI11's message, which names the offending argument.
 Options parse_command_line(const std::vector<std::string> &arguments, const ProgramSpec &program);
 
 // Refuses (FatalError(kExitBadInput)) a --segment that does not cut n keys into whole arrays:

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "errors.h"
 #include "padding.h"
@@ -28,16 +29,10 @@ std::string system_error(const std::string &what, const std::string &path) {
 
 // What kind of file `path` names, following symbolic links, in words for a message.
 std::string kind_of_file(const struct stat &status) {
-  if (S_ISDIR(status.st_mode)) {
-    return "a directory";
-  }
-  if (S_ISBLK(status.st_mode)) {
-    return "a block device";
-  }
-  if (S_ISSOCK(status.st_mode)) {
-    return "a socket";
-  }
-  return "not a regular file";
+  return S_ISDIR(status.st_mode) ? "a directory"
+      : S_ISBLK(status.st_mode)  ? "a block device"
+      : S_ISSOCK(status.st_mode) ? "a socket"
+                                 : "not a regular file";
 }
 
 // Refuses a byte count that cannot hold raw int32 keys a run can sort.
@@ -53,7 +48,7 @@ void check_key_bytes(const std::string &path, std::uint64_t bytes) {
   if (bytes / sizeof(int) > kMaxKeys) {
     throw FatalError(kExitBadInput,
                      "input file '" + path + "' holds " + std::to_string(bytes / sizeof(int)) +
-                         " keys, more than the 2^30 a run can sort");
+                         " keys, more than the " + std::to_string(kMaxKeys) + " a run can sort");
   }
 }
 
@@ -73,11 +68,8 @@ struct stat input_status(const std::string &path) {
 
 // The folder part of a path ("." when there is none).
 std::string folder_of(const std::string &path) {
-  const std::size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) {
-    return ".";
-  }
-  return slash == 0 ? "/" : path.substr(0, slash);
+  const std::string folder = std::filesystem::path(path).parent_path();
+  return folder.empty() ? "." : folder;
 }
 
 // path with every symbolic link followed, also when the last one names a file that does not
@@ -126,20 +118,26 @@ void forget_temporary() {
   temporary_for_signals[0] = '\0';
 }
 
-void write_all(int descriptor, const std::vector<int> &keys, const std::string &path) {
+// Writes every key to `descriptor`, then (if `sync`) waits until they are on the disk, and
+// closes it, also when something failed; whether all of it worked (errno says what did not).
+bool write_and_close(int descriptor, const std::vector<int> &keys, bool sync) {
   const char *bytes = reinterpret_cast<const char *>(keys.data());
   std::size_t left = keys.size() * sizeof(int);
-  while (left > 0) {
+  bool written_all = true;
+  while (written_all && left > 0) {
     const ssize_t written = write(descriptor, bytes, left);
     if (written < 0 && errno == EINTR) {
       continue;
     }
-    if (written <= 0) {
-      throw FatalError(kExitBadInput, system_error("cannot write output file", path));
-    }
-    bytes += written;
-    left -= static_cast<std::size_t>(written);
+    written_all = written > 0;
+    bytes += written_all ? written : 0;
+    left -= written_all ? static_cast<std::size_t>(written) : 0;
   }
+  written_all = written_all && (!sync || fsync(descriptor) == 0);
+  const int error = errno;
+  const bool closed = close(descriptor) == 0;
+  errno = written_all ? errno : error;
+  return written_all && closed;
 }
 
 }  // namespace
@@ -273,39 +271,21 @@ OutputFile::~OutputFile() {
 void OutputFile::commit(const std::vector<int> &keys) {
   if (stream_) {
     const int descriptor = open(target_.c_str(), O_WRONLY);
-    if (descriptor < 0) {
+    if (descriptor < 0 || !write_and_close(descriptor, keys, false)) {
       throw FatalError(kExitBadInput, system_error("cannot write output file", path_));
     }
-    try {
-      write_all(descriptor, keys, path_);
-    } catch (const FatalError &) {
-      close(descriptor);
-      throw;
-    }
-    close(descriptor);
     return;
   }
   const int descriptor = descriptor_;
   descriptor_ = -1;
-  bool closed = false;
-  try {
-    write_all(descriptor, keys, path_);
-    const bool synced = fsync(descriptor) == 0;
-    closed = true;
-    if (close(descriptor) != 0 || !synced) {
-      throw FatalError(kExitBadInput, system_error("cannot write output file", path_));
-    }
-    // The one step that replaces the target: before it the old file is whole, after it the new.
-    if (std::rename(temporary_path_.c_str(), target_.c_str()) != 0) {
-      throw FatalError(kExitBadInput, system_error("cannot write output file", path_));
-    }
-  } catch (const FatalError &) {
-    if (!closed) {
-      close(descriptor);
-    }
+  // The rename is the one step that replaces the target: before it the old file is whole,
+  // after it the new one.
+  if (!write_and_close(descriptor, keys, true) ||
+      std::rename(temporary_path_.c_str(), target_.c_str()) != 0) {
+    const std::string message = system_error("cannot write output file", path_);
     unlink(temporary_path_.c_str());
     forget_temporary();
-    throw;
+    throw FatalError(kExitBadInput, message);
   }
   forget_temporary();
 }

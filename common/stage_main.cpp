@@ -1,13 +1,102 @@
-// stage_main.cpp: the main() of every stage executable. The build compiles this file once per
-// stage with STAGE_NAME set to the stage's folder name ("v0_naive"), and links it with that
-// stage's bitonic_sort().
+// stage_main.cpp: the main() of every stage's program. The build compiles this file once per
+// stage, with STAGE_NAME set to the folder's name ("v0_naive") and, for each function of
+// stage.h beyond bitonic_sort, a switch that says whether the stage's bitonic_sort.cu defines
+// it (the top-level meson.build looks): the program then takes the options that function serves.
+//
+//   STAGE_HAS_SEGMENTS  bitonic_sort_segments     --segment L    (v8_batched and after)
+//   STAGE_HAS_ARGSORT   bitonic_argsort_segments  --values       (v9_argsort and after)
+//   STAGE_HAS_TOP       bitonic_top_segments      --top K        (v10_top_k and after)
+//   STAGE_HAS_FLOATS    bitonic_float_segments    --type float   (v11_float_keys and after)
+//   STAGE_HAS_GPUS      bitonic_sort_gpus         --gpus P       (v16_multi_gpu), and then
+//                       only that: its program sorts across GPUs, whatever else it defines
+//
+// The switches are macros because a stage without a function must not name it, nor the helpers
+// of its bitonic_index.h that go with it (kMaxTop, for_each_top_launch, ...).
+#include <cstdio>
+#include <memory>
+
 #include "bitonic_index.h"
 #include "driver.h"
 #include "stage.h"
-#include "stage_launches.h"
+
+namespace {
+
+// Prints the CSV header of --trace-launches and returns the printer of its rows, which numbers
+// them in `index` (a launch function is copied as it is passed on, so the count lives outside).
+auto launch_rows(unsigned long long &index) {
+  std::printf("launch,kernel,size,stride,steps\n");
+  return [&index](const Launch &launch) {
+    std::printf("%llu,%s,%u,%u,%u\n", index++, kernel_name(launch.kernel), launch.size,
+                launch.stride, launch.steps);
+  };
+}
+
+// --trace-launches: the launches that the stage's for_each_launch (bitonic_index.h) gives for one
+// sort of n keys in arrays of `segment` keys (one array, where the stage sorts whole arrays
+// only), the very ones its sort makes, one CSV line each, after a comment line with the count
+// the gpu suite holds the real launches to.
+void print_launches(unsigned n, unsigned segment) {
+  unsigned long long index = 0;
+#if STAGE_HAS_SEGMENTS && !STAGE_HAS_GPUS
+  std::printf("# launches_per_segment_sort(%u, %u) = %llu\n", n, segment,
+              launches_per_segment_sort(n, segment));
+  for_each_launch(n, segment, launch_rows(index));
+#else
+  static_cast<void>(segment);
+  std::printf("# launches_per_sort(%u) = %llu\n", n, launches_per_sort(n));
+  for_each_launch(n, launch_rows(index));
+#endif
+}
+
+#if STAGE_HAS_TOP && !STAGE_HAS_GPUS
+// --trace-launches with --top K: the launches of the sort of every run of K keys, then those of
+// for_each_top_launch, after a comment line with launches_per_top.
+void print_top_launches(unsigned n, unsigned segment, unsigned top) {
+  std::printf("# launches_per_top(%u, %u, %u) = %llu\n", n, segment, top,
+              launches_per_top(n, segment, top));
+  unsigned long long index = 0;
+  const auto print = launch_rows(index);
+  for_each_launch(n, top, print);
+  for_each_top_launch(n, segment, top, print);
+}
+#endif
+
+}  // namespace
 
 int main(int argc, char **argv) {
-  const Algorithm stage{
-      STAGE_NAME, Kind::kStage, whole_array(bitonic_sort), {}, false, print_launches, {}};
+  Algorithm stage{STAGE_NAME, Kind::kStage, whole_array(bitonic_sort)};
+  stage.print_launches = print_launches;
+#if STAGE_HAS_GPUS
+  // The team of GPUs (NCCL communicators, receive buffers), made on the first sort, which the
+  // driver does not time (its warm-up), and kept for the timed ones.
+  std::unique_ptr<GpuTeam, void (*)(GpuTeam *)> team(nullptr, free_gpu_team);
+  stage.gpus_sort = [&team](const std::vector<int *> &keys, unsigned per_gpu, bool ascending) {
+    if (!team) {
+      team.reset(make_gpu_team(static_cast<unsigned>(keys.size()), per_gpu));
+    }
+    bitonic_sort_gpus(team.get(), keys.data(), ascending);
+    return static_cast<double>(last_exchange_ms(team.get()));
+  };
+#else
+#if STAGE_HAS_SEGMENTS
+  stage.device_sort = bitonic_sort_segments;
+  stage.sorts_segments = true;
+#endif
+#if STAGE_HAS_ARGSORT
+  stage.pair_sort = bitonic_argsort_segments;
+#endif
+#if STAGE_HAS_TOP
+  stage.top_sort = bitonic_top_segments;
+  stage.max_top = kMaxTop;
+  stage.print_top_launches = print_top_launches;
+#endif
+#if STAGE_HAS_FLOATS
+  // The driver holds every key as 32 bits in an int; here they are the bits of floats.
+  stage.float_sort = [](int *keys, int *indices, unsigned n, unsigned segment, unsigned top,
+                        bool ascending) {
+    bitonic_float_segments(reinterpret_cast<float *>(keys), indices, n, segment, top, ascending);
+  };
+#endif
+#endif
   return run_program(argc, argv, STAGE_NAME, {stage});
 }

@@ -17,8 +17,6 @@ import textwrap
 TOOLS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TOOLS)
 STAGES_FILE = os.path.join(ROOT, "stages.txt")
-# A stage's main() in common/ unless its entry in stages.txt says "main:".
-DEFAULT_MAIN = "stage_main.cpp"
 
 # The library sorts the results compare with (build/tools/baselines --algo NAME).
 DEVICE_BASELINES = ["cub_radix", "cub_merge", "thrust"]
@@ -33,12 +31,11 @@ LAB_SORTS = ["word_argsort", "rank_argsort"]
 
 class Stage:
     """One entry of stages.txt: the folder, its chapter in docs/ (None if it has none), its one
-    idea, its test names by kind ({"cpu": [...], "gpu": [...]}) and its main() in common/."""
+    idea and its test names by kind ({"cpu": [...], "gpu": [...]})."""
 
-    def __init__(self, name, chapter, idea, tests=None, main=DEFAULT_MAIN):
+    def __init__(self, name, chapter, idea, tests=None):
         self.name, self.chapter, self.idea = name, chapter, idea
         self.tests = tests if tests is not None else {"cpu": [], "gpu": []}
-        self.main = main
 
     def entry(self):
         """The stage's entry as stages.txt writes it, chapter "-" when it has none."""
@@ -46,8 +43,6 @@ class Stage:
         for kind, names in self.tests.items():
             # A kind may take several lines: they add up.
             lines += [f"    {kind}: {part}\n" for part in textwrap.wrap(" ".join(names), 88)]
-        if self.main != DEFAULT_MAIN:
-            lines.append(f"    main: {self.main}\n")
         return "".join(lines)
 
     def __repr__(self):
@@ -83,13 +78,10 @@ def stages(path=STAGES_FILE):
             continue
         kind, _, words = line.partition(":")
         kind, words = kind.strip(), words.split()
-        if not found or kind not in ("cpu", "gpu", "main") or not words:
-            raise ValueError(f"stages.txt:{number}: expected an indented 'cpu: NAME ...', "
-                             "'gpu: NAME ...' or 'main: FILE' under a stage's line")
-        if kind == "main":
-            found[-1].main = words[0]
-        else:
-            found[-1].tests[kind] += words
+        if not found or kind not in ("cpu", "gpu") or not words:
+            raise ValueError(f"stages.txt:{number}: expected an indented 'cpu: NAME ...' or "
+                             "'gpu: NAME ...' under a stage's line")
+        found[-1].tests[kind] += words
     return found
 
 
@@ -192,10 +184,12 @@ def is_stage(program):
     return program not in BASELINE_PROGRAMS + LAB_SORTS
 
 
-def sorts_across_gpus(name):
-    """Whether the stage `name` sorts across GPUs (its main() is stage_gpus_main.cpp): its
-    program takes --gpus P and not --device, and needs NCCL."""
-    return any(stage.name == name and stage.main == "stage_gpus_main.cpp" for stage in stages())
+def sorts_across_gpus(name, root=ROOT):
+    """Whether the stage `name` sorts across GPUs: its bitonic_sort.cu defines bitonic_sort_gpus
+    (the rule meson.build follows), so its program takes --gpus P and not --device, and needs
+    NCCL."""
+    path = os.path.join(root, name, "bitonic_sort.cu")
+    return os.path.exists(path) and "void bitonic_sort_gpus(" in open(path).read()
 
 
 def program_command(build, name):
@@ -492,7 +486,7 @@ def add_stage(tree, stage, start, gpu_tests, idea):
     shutil.copytree(os.path.join(tree, start), folder)
     listed = os.path.join(tree, "stages.txt")
     copied = next(entry for entry in stages(listed) if entry.name == start)
-    added = Stage(stage, None, idea, {"cpu": copied.tests["cpu"], "gpu": gpu_tests}, copied.main)
+    added = Stage(stage, None, idea, {"cpu": copied.tests["cpu"], "gpu": gpu_tests})
     with open(listed, "a") as file:
         file.write(added.entry())
     return folder

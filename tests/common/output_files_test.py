@@ -7,7 +7,7 @@ Usage: output_files_test.py BASELINES_PROGRAM
   - a regular output is replaced in one step and keeps its permissions; a run stopped by SIGINT
     or SIGTERM leaves the old file as it was and no temporary file behind;
   - a symbolic link is followed and stays a link; a fifo and a character device are written
-    through and stay what they are;
+    through and stay what they are; a write that fails (/dev/full) exits 2 with the reason;
   - a directory and a missing folder are refused with exit code 2 and one line, at once;
   - a valid name as long as the file system allows works;
   - --segment with --input and --output sorts each array of the file on its own;
@@ -135,15 +135,25 @@ with tempfile.TemporaryDirectory() as folder:
            result.returncode == 0 and stat.S_ISFIFO(os.stat(fifo).st_mode) and
            received and unpack(received[0]) == sorted(KEYS), result.stderr)
 
-    # A character device: written through, never replaced. As root, a device of our own (the
-    # one /dev/null is), so that a failure cannot replace the system's.
-    device = "/dev/null"
-    if os.geteuid() == 0:
-        device = os.path.join(folder, "null")
-        os.mknod(device, 0o666 | stat.S_IFCHR, os.makedev(1, 3))
-    result = run(["--input", source, "--output", device])
+    # Character devices: written through, never replaced. As root, devices of our own (the ones
+    # /dev/null and /dev/full are), so that a failure cannot replace the system's.
+    def device(name, minor):
+        if os.geteuid() != 0:
+            return f"/dev/{name}"
+        path = os.path.join(folder, name)
+        os.mknod(path, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
+        return path
+
+    null = device("null", 3)
+    result = run(["--input", source, "--output", null])
     expect("a character device is written through and stays a device",
-           result.returncode == 0 and stat.S_ISCHR(os.stat(device).st_mode), result.stderr)
+           result.returncode == 0 and stat.S_ISCHR(os.stat(null).st_mode), result.stderr)
+    # /dev/full takes no bytes: the write fails after the sort, with exit code 2 and the reason.
+    full = device("full", 7)
+    result = run(["--input", source, "--output", full])
+    expect("a write that fails exits 2 with the reason, and the device stays a device",
+           result.returncode == 2 and "No space left on device" in result.stderr and
+           stat.S_ISCHR(os.stat(full).st_mode), result.stderr)
 
     # Refused at once.
     refused("a directory as output is refused", ["--log2", "4", "--output", folder],

@@ -106,7 +106,7 @@ options = {option["name"] for option in json.loads(subprocess.run(
 gpu_run_steps = set(re.findall(r"^\s+([a-z]+)[)*=]", open(os.path.join(root, ".ci", "gpu-run")).read(),
                                re.M))
 cuda_built = os.path.exists(os.path.join(build, "tools", "baselines"))
-# The programs that call NCCL (a stage whose main is stage_gpus_main.cpp, and the tool that
+# The programs that call NCCL (a stage that defines bitonic_sort_gpus, and the tool that
 # measures its exchange) are built only where Meson found NCCL.
 sys.path.insert(0, os.path.join(root, "tools"))
 import course  # noqa: E402

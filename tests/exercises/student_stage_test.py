@@ -14,7 +14,9 @@ them) are taken out of it first, so the steps work whatever the reader's tree al
 Inside that copy this test reports SKIP, so that it does not copy the tree again. It takes
 minutes, so it is in the proof suite, which `meson test -C build` leaves out and CI runs
 (`meson test -C build --suite proof`). Then it appends a line to the new stage's
-bitonic_index.h and checks that `meson compile -C build STAGE` compiles its kernels again.
+bitonic_index.h and checks that `meson compile -C build STAGE` compiles its kernels again, and
+defines bitonic_sort_segments (and its launch plan) and checks that its program then takes
+--segment (README, "Writing your own stage").
 """
 import glob
 import os
@@ -69,6 +71,28 @@ def pristine(tree):
     with open(path, "w") as file:
         file.write("".join(kept))
     shutil.rmtree(os.path.join(tree, stage), ignore_errors=True)
+
+
+# The sort of many arrays that a stage without one can add: in its bitonic_sort.cu, each array
+# sorted alone, one after another (every launch goes to the same stream, in order); in its
+# bitonic_index.h, the plan of those launches, which --trace-launches prints.
+SEGMENTS_BY_LOOP = {"bitonic_sort.cu": """
+void bitonic_sort_segments(int *keys, unsigned n, unsigned segment, bool ascending) {
+  for (unsigned first = 0; first < n; first += segment) {
+    bitonic_sort(keys + first, segment, ascending);
+  }
+}
+""", "bitonic_index.h": """
+template <typename LaunchFunction>
+void for_each_launch(unsigned n, unsigned segment, LaunchFunction launch) {
+  for (unsigned first = 0; first < n; first += segment) {
+    for_each_launch(segment, launch);
+  }
+}
+inline unsigned long long launches_per_segment_sort(unsigned n, unsigned segment) {
+  return n / segment * launches_per_sort(segment);
+}
+"""}
 
 
 def run(command, folder):
@@ -168,3 +192,20 @@ with tempfile.TemporaryDirectory() as temporary:
         sys.exit(f"editing {stage}/bitonic_index.h did not rebuild {stage}'s kernels "
                  f"({os.path.relpath(objects[0], tree)})")
     print(f"editing {stage}/bitonic_index.h rebuilt its kernels")
+    # A capability is an edit of the stage's own folder (README, "Writing your own stage"):
+    # defining bitonic_sort_segments, here as a loop of whole-array sorts, gives the program
+    # --segment L, through the one main() every stage shares.
+    program = os.path.join(tree, "build", stage, stage)
+    if "--segment" in run(f"{program} --help", tree).stdout:
+        sys.exit(f"{stage} takes --segment before it defines bitonic_sort_segments")
+    for name, code in SEGMENTS_BY_LOOP.items():
+        with open(os.path.join(tree, stage, name), "a") as file:
+            file.write(code)
+    if run(f"meson compile -C build {stage}", tree).returncode != 0:
+        sys.exit(f"meson compile -C build {stage} failed after defining bitonic_sort_segments")
+    if "--segment L" not in run(f"{program} --help", tree).stdout:
+        sys.exit(f"{stage} defines bitonic_sort_segments, but its program does not take --segment")
+    traced = run(f"{program} --trace-launches --log2 12 --segment 1024", tree).stdout
+    if f"launches_per_segment_sort(4096, 1024) = " not in traced:
+        sys.exit(f"{stage} --trace-launches --segment does not print its plan of arrays")
+    print(f"defining bitonic_sort_segments in {stage}/bitonic_sort.cu gave its program --segment")

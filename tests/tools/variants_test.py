@@ -42,7 +42,7 @@ for name, variant in found.items():
     with tempfile.TemporaryDirectory() as scratch:
         outputs = [os.path.join(scratch, f"{name}{suffix}")
                    for suffix in (".cu", "_main.cpp", "_bitonic_index.h")]
-        main = os.path.join(root, "common", stages[variant.stage].main)
+        main = os.path.join(root, "common", "stage_main.cpp")
         result = subprocess.run([sys.executable, os.path.join(root, "tools", "make_variant.py"),
                                  name, os.path.join(folder, "bitonic_sort.cu"),
                                  os.path.join(folder, "bitonic_index.h"), main] + outputs,
