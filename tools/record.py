@@ -13,8 +13,9 @@ RECORD is the GPU's short name (h200 for an NVIDIA H200, rtx4090 for a GeForce R
 --record NAME. It builds the course into --build (build-record/) if it is not built, then runs
 the chunks of CHUNKS below in order, each with the program of tools/ that measures it (the tour,
 the experiments, Nsight Compute's profiles and facts, the machine-code and register counts). A
-chunk whose rows all measured the code as it is now, made by the same command, is skipped: the
-command can be stopped and run again, and after a change to a kernel it records exactly the
+chunk whose rows all measured the code as it is now, made by the same command with the same
+definition in the tool that runs it (records.chunk_definition), is skipped: the command can be
+stopped and run again, and after a change to a kernel it records exactly the
 chunks that ran that kernel (tools/records.py says which sources a row's fingerprint covers).
 Each chunk is written when it ends, never in part: its CSV files, with a column `code` (the
 fingerprint), and its entry in record.json (the GPU, driver, CUDA version, date, commit,
@@ -276,13 +277,15 @@ class Recorder:
         self.gpus = gpu_count()
 
     def status(self, chunk):
-        """'current', 'not recorded', 'made by another command', 'made for other stages' or
-        'stale: PROGRAMS'."""
+        """'current', 'not recorded', 'made by another command', 'its tool measures otherwise
+        now', 'made for other stages' or 'stale: PROGRAMS'."""
         entry = self.record.manifest["chunks"].get(chunk.name)
         if entry is None:
             return "not recorded"
         if entry.get("commands") != chunk.command_lines():
             return "made by another command"
+        if redefined(entry, chunk):
+            return "its tool measures otherwise now"
         if chunk.every_stage and entry.get("stages") != course.stage_names():
             return "made for other stages"
         stale = sorted(self.record.changed_programs(chunk.name))
@@ -356,7 +359,8 @@ class Recorder:
                  "gpus": chunk.gpus, "program": chunk.program,
                  "gpu": self.gpu, "nvidia_driver": course.nvidia_driver(),
                  "cuda_runtime": first.get("cuda_runtime", ""), "nvcc": nvcc_release(),
-                 "date": course.today(), "commit": commit(), "seconds": round(seconds)}
+                 "date": course.today(), "commit": commit(), "seconds": round(seconds),
+                 "definition": records.chunk_definition(chunk.command_lines())}
         if chunk.every_stage:
             entry["stages"] = course.stage_names()
         self.write_entry(chunk.name, entry)
@@ -391,6 +395,24 @@ def run_until(command, log, deadline):
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
         return None
+
+
+def redefined(entry, chunk, sources=None):
+    """Whether the chunk's tool measures otherwise than when its record.json `entry` was made
+    (records.chunk_definition: an experiment now runs other sizes or rivals): the definition
+    the entry keeps, or for an entry made before entries kept one, the definition at the commit
+    it names (the last, where runs of several were merged: "e9009bf, 4925e87"). False where
+    neither can be known (a copy of the tree without git)."""
+    recorded = entry.get("definition")
+    if recorded is None:
+        commits = re.findall(r"[0-9a-f]{7,40}", entry.get("commit", ""))
+        if not commits:
+            return False
+        recorded = records.chunk_definition(entry["commands"], records.Sources(
+            sources.root if sources else course.ROOT, commits[-1]))
+        if recorded is None:
+            return False
+    return recorded != records.chunk_definition(chunk.command_lines(), sources)
 
 
 def list_chunks(recorder, chunks):

@@ -28,6 +28,8 @@ fingerprint of the code as it is now; tools/record.py records again exactly the 
 
 Python 3 standard library only.
 """
+import ast
+import copy
 import csv
 import hashlib
 import io
@@ -184,6 +186,69 @@ def code_text(path, text):
     else:
         text = CPP_TOKENS.sub(lambda match: match.group(1) or " ", text)
     return " ".join(text.split())
+
+
+def without_docstrings(node):
+    """A copy of the syntax tree `node` without the docstrings of its module, classes and
+    functions: like a comment, a docstring changes nothing a script does."""
+    node = copy.deepcopy(node)
+    for inner in ast.walk(node):
+        body = getattr(inner, "body", None)
+        if (isinstance(inner, (ast.Module, ast.ClassDef, ast.FunctionDef)) and body and
+                isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and
+                isinstance(body[0].value.value, str)):
+            inner.body = body[1:] or [ast.Pass()]
+    return node
+
+
+def script_definition(text, name=None):
+    """What a measuring script of tools/ does, as code without comments, docstrings or layout:
+    the whole script, or, where `name` is one of its top-level functions (an experiment of
+    experiments.py, a fact of ncu_facts.py), that function with the script's classes (its
+    runner) and the top-level functions and values they name, directly or not, so that an edit
+    of one experiment leaves the others' definitions as they were."""
+    tree = ast.parse(text)
+    top = {}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+            top[node.name] = node
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for found in ast.walk(target):
+                    if isinstance(found, ast.Name):
+                        top[found.id] = node
+    if not isinstance(top.get(name), ast.FunctionDef):
+        return ast.unparse(without_docstrings(tree))
+    queue = [name] + [key for key, node in top.items() if isinstance(node, ast.ClassDef)]
+    kept = []
+    while queue:
+        node = top.get(queue.pop(0))
+        if node is None or any(node is seen for seen in kept):
+            continue
+        kept.append(node)
+        queue += [found.id for found in ast.walk(node) if isinstance(found, ast.Name)]
+    kept.sort(key=lambda node: node.lineno)
+    return "\n".join(ast.unparse(without_docstrings(node)) for node in kept)
+
+
+def chunk_definition(command_lines, sources=None):
+    """12 hex digits of a hash of what a chunk of tools/record.py measures beside the code its
+    rows' fingerprints cover: its commands ("{python} tools/SCRIPT.py ... [NAME]") and, for each,
+    script_definition of the script (of its function NAME, where the command ends in one). A
+    chunk recorded under another definition (an experiment that runs more sizes or rivals than
+    it did) is recorded again. None where a script cannot be read (an old commit)."""
+    sources = sources or Sources()
+    digest = hashlib.sha256()
+    for line in command_lines:
+        parts = line.split()
+        digest.update(f"{line}\0".encode())
+        if len(parts) > 1 and parts[1].startswith("tools/") and parts[1].endswith(".py"):
+            text = sources.read(parts[1])
+            if text is None:
+                return None
+            digest.update(script_definition(text, parts[-1]).encode())
+    return digest.hexdigest()[:12]
 
 
 def visible_edits(sources, stage):

@@ -15,6 +15,9 @@ Usage: records_test.py SOURCE_ROOT
    holds a stale row is left out whole.
 4. In a copy for students (tools/make_student_copy.py), without the answer variants, the
    fingerprints tools/withheld.json keeps equal the tree's, and go stale when a stage changes.
+5. A chunk's definition (records.chunk_definition, the code of the tool's function that runs
+   it) changes with a line of that function, not with a comment or a docstring, nor with another
+   experiment's; tools/record.py then records that chunk again.
 """
 import json
 import os
@@ -171,6 +174,57 @@ def check_student_copy():
         check(changed[0] == "" and changed[1] == "" and changed[2] not in ("", expected[2]),
               "there, a changed line of v8's kernels makes the withheld fingerprints stale")
 
+
+# 5. A chunk's definition follows the tool that measures it (records.chunk_definition): an edit
+# of one experiment redefines its chunk alone, and tools/record.py records it again; a comment
+# or a docstring redefines nothing.
+import record  # noqa: E402
+
+
+def check_definitions():
+    with tempfile.TemporaryDirectory() as scratch:
+        copy = os.path.join(scratch, "course")
+        shutil.copytree(os.path.join(root, "tools"), os.path.join(copy, "tools"),
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        chunks = [record.chunk_named(name) for name in ("copy", "gpus", "tour-10-20")]
+
+        def definitions():
+            return [records.chunk_definition(chunk.command_lines(), records.Sources(copy))
+                    for chunk in chunks]
+
+        before = definitions()
+        check(before == [records.chunk_definition(chunk.command_lines()) for chunk in chunks]
+              and all(before), "a copy of tools/ defines the chunks as the tree does")
+        path = os.path.join(copy, "tools", "experiments.py")
+        text = open(path).read()
+        start = text.index("\ndef gpus(runner):")
+        body = text[start:text.index("\ndef ", start + 1)]
+        worded = body.replace('    """', '    """(Reworded.) ', 1).replace(
+            "\n    runs = ", "\n    # a new comment\n    runs = ", 1)
+        with open(path, "w") as file:
+            file.write(text.replace(body, worded))
+        check("# a new comment" in worded and "(Reworded.)" in worded and
+              definitions() == before,
+              "a changed docstring and a new comment in experiments.py's gpus define nothing anew")
+        changed = worded.replace('"--reps", "5"', '"--reps", "6"', 1)
+        with open(path, "w") as file:
+            file.write(text.replace(body, changed))
+        after = definitions()
+        check(changed != worded and after[1] != before[1] and after[0] == before[0] and
+              after[2] == before[2], "a changed line of experiments.py's gpus redefines the "
+              "gpus chunk alone")
+        entries = [{"commands": chunk.command_lines(), "definition": defined}
+                   for chunk, defined in zip(chunks, before)]
+        stated = [record.redefined(entry, chunk, records.Sources(copy))
+                  for entry, chunk in zip(entries, chunks)]
+        unknown = record.redefined({"commands": chunks[1].command_lines(), "commit": "unknown"},
+                                   chunks[1], records.Sources(copy))
+        check(stated == [False, True, False] and not unknown,
+              "tools/record.py records the redefined chunk again, and keeps one whose "
+              "definition cannot be known")
+
+
+check_definitions()
 
 if os.path.exists(os.path.join(root, records.WITHHELD)):
     # This tree is itself a copy for students: the answer variants are gone already, and part 1
