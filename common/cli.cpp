@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <sstream>
 
 #include "errors.h"
 #include "padding.h"
@@ -59,14 +60,37 @@ CLI::Option *add_choice(CLI::App &app, const std::string &name,
       ->check(CLI::IsMember(names).description(""));
 }
 
-// A flag, which takes no value: "--csv=yes" is refused rather than read as true or false.
+// A flag, which takes no value (parse_command_line refuses "--csv=yes").
 CLI::Option *add_switch(CLI::App &app, const std::string &name, const std::string &help,
                         std::function<void()> apply) {
-  return app
-      .add_flag_function(
-          name, [apply](std::int64_t) { apply(); }, help)
-      ->multi_option_policy(CLI::MultiOptionPolicy::Throw)
-      ->disable_flag_override();
+  return app.add_flag_function(
+      name, [apply](std::int64_t) { apply(); }, help);
+}
+
+// A file name, which must not be empty: --input "" would otherwise sort generated keys.
+CLI::Option *add_file(CLI::App &app, const std::string &name, std::string &path,
+                      const std::string &help) {
+  const auto named = [](const std::string &text) -> std::string {
+    return text.empty() ? "needs a file name, got ''" : "";
+  };
+  return app.add_option(name, path, help)->type_name("FILE")->check(CLI::Validator(named, ""));
+}
+
+// The column where --help's texts start, and a text cut into lines that end by column 100
+// (CLI11 starts each line after the first in that column too).
+constexpr std::size_t kHelpColumn = 24;
+
+std::string wrapped(const std::string &text, std::size_t column = kHelpColumn) {
+  std::istringstream words(text);
+  std::string result, line, word;
+  while (words >> word) {
+    if (!line.empty() && column + line.size() + 1 + word.size() > 100) {
+      result += line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  return result + line;
 }
 
 // The --help footer: the exit codes of errors.h, each with what it means.
@@ -86,7 +110,7 @@ std::string exit_codes_text() {
                                               : ", ";
     text += before + std::to_string(code) + " " + meaning;
   }
-  return text;
+  return text + "\n";
 }
 
 // The options `program` takes, declared to `app`, each writing its value into `options`.
@@ -103,8 +127,10 @@ void declare_options(CLI::App &app, const ProgramSpec &program, Options &options
   const std::string per_gpu =
       program.gpus ? ", at most 2^" + std::to_string(log2_of(kMaxKeys)) + " on each GPU" : "";
   app.footer(exit_codes_text());
-  // Every option may be given once; what is not an option is kept, for one message naming it.
-  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+  app.get_formatter()->column_width(kHelpColumn);
+  // What is not an option is kept, for one message that names it (parse_command_line), as is
+  // an option given twice: CLI11 would keep the last.
+  app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.allow_extras();
 
   app.add_option_function<unsigned>(
@@ -137,19 +163,17 @@ void declare_options(CLI::App &app, const ProgramSpec &program, Options &options
                [&options](const std::string &type) { options.floats = type == "float"; })
         ->group("keys");
   }
-  app.add_option("--input", options.input_path,
-                 "sort the keys of a raw little-endian int32 file instead")
-      ->type_name("FILE")
+  add_file(app, "--input", options.input_path,
+           "sort the keys of a raw little-endian int32 file instead")
       ->excludes("--log2")
       ->excludes("-n")
       ->excludes("--dist")
       ->excludes("--seed")
       ->group("keys");
-  app.add_option("--output", options.output_path,
-                 std::string("write the sorted keys") +
-                     (program.values ? " (with --values, the indices)" : "") +
-                     " to FILE, raw little-endian int32, written completely or not at all")
-      ->type_name("FILE")
+  add_file(app, "--output", options.output_path,
+           std::string("write the sorted keys") +
+               (program.values ? " (with --values, the indices)" : "") +
+               " to FILE, raw little-endian int32, written completely or not at all")
       ->group("keys");
 
   add_choice(app, "--order", {"asc", "desc"}, "ascending (default) or descending",
@@ -226,14 +250,50 @@ void declare_options(CLI::App &app, const ProgramSpec &program, Options &options
     // --trace-launches prints CSV lines of its own, header first.
     app.get_option("--trace-launches")->excludes(csv)->excludes("--no-header");
   }
+  for (CLI::Option *option : app.get_options()) {
+    option->description(wrapped(option->get_description()));
+  }
+}
+
+// Refuses a value given to a flag ("--csv=yes"), which CLI11 would read as true or false.
+void refuse_flag_values(const CLI::App &app, const std::vector<std::string> &arguments) {
+  for (const std::string &argument : arguments) {
+    const std::size_t equals = argument.find('=');
+    const CLI::Option *option = argument.rfind("--", 0) == 0 && equals != std::string::npos
+        ? app.get_option_no_throw(argument.substr(0, equals))
+        : nullptr;
+    if (option != nullptr && option->get_expected_max() == 0) {
+      bad_argument(argument.substr(0, equals) + " takes no value, got '" +
+                   argument.substr(equals + 1) + "'");
+    }
+  }
+}
+
+// Refuses what CLI11 lets through: arguments that are no option (kept by allow_extras) and an
+// option given more than once.
+void refuse_leftovers(const CLI::App &app) {
+  if (!app.remaining().empty()) {
+    std::string unexpected;
+    for (const std::string &argument : app.remaining()) {
+      unexpected += " " + argument;
+    }
+    bad_argument("unexpected arguments:" + unexpected);
+  }
+  for (const CLI::Option *option : app.get_options()) {
+    if (option->count() > 1) {
+      bad_argument(option->get_name() + " is given " + std::to_string(option->count()) +
+                   " times: give it once");
+    }
+  }
 }
 
 // What --help says first.
 std::string description(const ProgramSpec &program) {
-  return std::string("Sorts 32-bit signed integers") +
-      (program.floats ? " or floats (--type float)" : "") +
-      " on the GPU, checks the result against std::sort and reports the median time of several "
-      "runs.";
+  return wrapped(std::string("Sorts 32-bit signed integers") +
+                     (program.floats ? " or floats (--type float)" : "") +
+                     " on the GPU, checks the result against std::sort and reports the median "
+                     "time of several runs.",
+                 0);
 }
 
 }  // namespace
@@ -242,24 +302,19 @@ Options parse_command_line(const std::vector<std::string> &arguments, const Prog
   Options options;
   CLI::App app(description(program), program.name);
   declare_options(app, program, options);
-  // CLI11 takes the arguments last first.
+  // App::parse takes a vector of arguments from its back: the last argument first.
   std::vector<std::string> reversed(arguments.rbegin(), arguments.rend());
+  refuse_flag_values(app, arguments);
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp &) {
+    refuse_leftovers(app);
     options.help = true;
     return options;
   } catch (const CLI::ParseError &error) {
     bad_argument(error.what());
   }
-  if (!app.remaining().empty()) {
-    // CLI11's own message would list them last first.
-    std::string unexpected;
-    for (const std::string &argument : app.remaining()) {
-      unexpected += " " + argument;
-    }
-    bad_argument("unexpected arguments:" + unexpected);
-  }
+  refuse_leftovers(app);
   options.size_given = app.count("--log2") + app.count("-n") > 0;
   if (options.segment != 0 && options.input_path.empty()) {
     check_segment(options.segment, options.n, "");

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <string>
 
-// The documented exit codes (README, "Command line").
+// The documented exit codes (README, "Running a stage").
 enum ExitCode : int {
   kExitSuccess = 0,
   kExitValidationFailed = 1,

@@ -25,9 +25,9 @@
 // host_device.h in its own files; stage_main.cpp as its main(), which hands it to the driver
 // (driver.h: command line, keys, padding, timing, validation, report). Beyond bitonic_sort, a
 // stage may define the functions below marked "Only for a stage that"; the top-level
-// meson.build finds which its bitonic_sort.cu defines, and its program takes their options. tools/
-// holds the course's own tools (baselines, transfers, the tour and the measuring scripts); a stage
-// needs none of them.
+// meson.build finds which its bitonic_sort.cu defines, and its program takes their options.
+// tools/ holds the course's own tools (baselines, transfers, the tour and the measuring
+// scripts); a stage needs none of them.
 #pragma once
 
 // Sorts n 32-bit signed integers that are already in device memory, in place, ascending or
@@ -53,12 +53,12 @@ void bitonic_argsort_segments(int *keys, int *indices, unsigned n, unsigned segm
                               bool ascending);
 
 // Only for a stage that also keeps the first keys of each array alone (v10_top_k; the program
-// then also takes --top K, and its bitonic_index.h defines kMaxTop, for_each_top_launch and
-// launches_per_top): leaves the first `top` keys of each array as the `top` smallest of that
-// array (largest, descending), in order, and with indices (not nullptr) indices[i] their
-// positions in the array for those keys. The rest of each array, and of indices, is left in no
-// defined state. top is a power of two, at most the array's length, and at most kMaxTop
-// (bitonic_index.h) below it.
+// then also takes --top K; the stage also defines bitonic_sort_segments, and its bitonic_index.h
+// kMaxTop, for_each_top_launch and launches_per_top): leaves the first `top` keys of each array as
+// the `top` smallest of that array (largest, descending), in order, and with indices (not nullptr)
+// indices[i] their positions in the array for those keys. The rest of each array, and of indices,
+// is left in no defined state. top is a power of two, at most the array's length, and at most
+// kMaxTop (bitonic_index.h) below it.
 void bitonic_top_segments(int *keys, int *indices, unsigned n, unsigned segment, unsigned top,
                           bool ascending);
 

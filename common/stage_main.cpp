@@ -7,8 +7,9 @@
 //   STAGE_HAS_ARGSORT   bitonic_argsort_segments  --values       (v9_argsort and after)
 //   STAGE_HAS_TOP       bitonic_top_segments      --top K        (v10_top_k and after)
 //   STAGE_HAS_FLOATS    bitonic_float_segments    --type float   (v11_float_keys and after)
-//   STAGE_HAS_GPUS      bitonic_sort_gpus         --gpus P       (v16_multi_gpu), and then
-//                       only that: its program sorts across GPUs, whatever else it defines
+//   STAGE_HAS_GPUS      bitonic_sort_gpus         --gpus P       (v16_multi_gpu, which sorts
+//                                                                 across GPUs alone: Meson sets
+//                                                                 its other switches to 0)
 //
 // The switches are macros because a stage without a function must not name it, nor the helpers
 // of its bitonic_index.h that go with it (kMaxTop, for_each_top_launch, ...).
@@ -37,7 +38,7 @@ auto launch_rows(unsigned long long &index) {
 // the gpu suite holds the real launches to.
 void print_launches(unsigned n, unsigned segment) {
   unsigned long long index = 0;
-#if STAGE_HAS_SEGMENTS && !STAGE_HAS_GPUS
+#if STAGE_HAS_SEGMENTS
   std::printf("# launches_per_segment_sort(%u, %u) = %llu\n", n, segment,
               launches_per_segment_sort(n, segment));
   for_each_launch(n, segment, launch_rows(index));
@@ -45,10 +46,10 @@ void print_launches(unsigned n, unsigned segment) {
   static_cast<void>(segment);
   std::printf("# launches_per_sort(%u) = %llu\n", n, launches_per_sort(n));
   for_each_launch(n, launch_rows(index));
-#endif
+#endif  // STAGE_HAS_SEGMENTS
 }
 
-#if STAGE_HAS_TOP && !STAGE_HAS_GPUS
+#if STAGE_HAS_TOP
 // --trace-launches with --top K: the launches of the sort of every run of K keys, then those of
 // for_each_top_launch, after a comment line with launches_per_top.
 void print_top_launches(unsigned n, unsigned segment, unsigned top) {
@@ -59,13 +60,35 @@ void print_top_launches(unsigned n, unsigned segment, unsigned top) {
   for_each_launch(n, top, print);
   for_each_top_launch(n, segment, top, print);
 }
-#endif
+#endif  // STAGE_HAS_TOP
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  Algorithm stage{STAGE_NAME, Kind::kStage, whole_array(bitonic_sort)};
+  Algorithm stage;
+  stage.name = STAGE_NAME;
+  stage.kind = Kind::kStage;
+  stage.device_sort = whole_array(bitonic_sort);
   stage.print_launches = print_launches;
+#if STAGE_HAS_SEGMENTS
+  stage.device_sort = bitonic_sort_segments;
+  stage.sorts_segments = true;
+#endif  // STAGE_HAS_SEGMENTS
+#if STAGE_HAS_ARGSORT
+  stage.pair_sort = bitonic_argsort_segments;
+#endif  // STAGE_HAS_ARGSORT
+#if STAGE_HAS_TOP
+  stage.top_sort = bitonic_top_segments;
+  stage.max_top = kMaxTop;
+  stage.print_top_launches = print_top_launches;
+#endif  // STAGE_HAS_TOP
+#if STAGE_HAS_FLOATS
+  // The driver holds every key as 32 bits in an int; here they are the bits of floats.
+  stage.float_sort = [](int *keys, int *indices, unsigned n, unsigned segment, unsigned top,
+                        bool ascending) {
+    bitonic_float_segments(reinterpret_cast<float *>(keys), indices, n, segment, top, ascending);
+  };
+#endif  // STAGE_HAS_FLOATS
 #if STAGE_HAS_GPUS
   // The team of GPUs (NCCL communicators, receive buffers), made on the first sort, which the
   // driver does not time (its warm-up), and kept for the timed ones.
@@ -77,26 +100,6 @@ int main(int argc, char **argv) {
     bitonic_sort_gpus(team.get(), keys.data(), ascending);
     return static_cast<double>(last_exchange_ms(team.get()));
   };
-#else
-#if STAGE_HAS_SEGMENTS
-  stage.device_sort = bitonic_sort_segments;
-  stage.sorts_segments = true;
-#endif
-#if STAGE_HAS_ARGSORT
-  stage.pair_sort = bitonic_argsort_segments;
-#endif
-#if STAGE_HAS_TOP
-  stage.top_sort = bitonic_top_segments;
-  stage.max_top = kMaxTop;
-  stage.print_top_launches = print_top_launches;
-#endif
-#if STAGE_HAS_FLOATS
-  // The driver holds every key as 32 bits in an int; here they are the bits of floats.
-  stage.float_sort = [](int *keys, int *indices, unsigned n, unsigned segment, unsigned top,
-                        bool ascending) {
-    bitonic_float_segments(reinterpret_cast<float *>(keys), indices, n, segment, top, ascending);
-  };
-#endif
-#endif
+#endif  // STAGE_HAS_GPUS
   return run_program(argc, argv, STAGE_NAME, {stage});
 }

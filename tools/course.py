@@ -203,14 +203,15 @@ def program_command(build, name):
 
 
 def listed_names(build, program, option):
-    """The names an option of a program takes, in the order its --help lists them: the program
-    is the one source of its distributions (--dist) and algorithms (--algo)."""
+    """The names an option of a program takes, in the order its --help lists them as the
+    option's value ("  --dist uniform|sorted|..."): the program is the one source of its
+    distributions (--dist) and algorithms (--algo)."""
     result = subprocess.run(program_command(build, program) + ["--help"], capture_output=True,
                             text=True, check=True)
     for line in result.stdout.splitlines():
-        if line.strip().startswith(option + " NAME"):
-            listed = line.split("NAME", 1)[1].split("(default")[0].replace("run one of", "")
-            return [name.strip() for name in listed.split(",")]
+        words = line.split()
+        if len(words) > 1 and words[0] == option and "|" in words[1]:
+            return words[1].split("|")
     sys.exit(f"{program} --help lists no {option}")
 
 

@@ -9,7 +9,8 @@ with values that are not compute capabilities, which must stop `meson setup` wit
 line that says what is expected. Without nvcc the option is not read, and the test reports SKIP.
 Then, in a copy of the tree, entries of stages.txt that name a test that does not exist, or an
 indented line of no known kind (the "main:" line of older versions among them), must each stop
-`meson setup` with one error line that names stages.txt and the mistake.
+`meson setup` with one error line that names stages.txt and the mistake; so must a stage that
+defines a top-k but no sort of many arrays, naming the stage.
 """
 import os
 import shutil
@@ -68,4 +69,23 @@ for old, new, expected in ENTRY_CASES:
           ("" if ok else f": exit {result.returncode}, {errors or result.stdout[-500:]}"))
     if not ok:
         failures.append(new)
+# A stage whose bitonic_sort.cu defines a top-k (bitonic_top_segments) but no sort of many arrays
+# (bitonic_sort_segments, which common/stage_main.cpp's top-k needs) stops `meson setup` with one
+# error line that names the stage and the missing function.
+with tempfile.TemporaryDirectory() as scratch:
+    tree = os.path.join(scratch, "course")
+    course.copy_course(tree)
+    kernels = os.path.join(tree, "v10_top_k", "bitonic_sort.cu")
+    text = open(kernels).read()
+    with open(kernels, "w") as file:
+        file.write(text.replace("\nvoid bitonic_sort_segments(", "\nvoid sort_segments_renamed("))
+    result = subprocess.run(["meson", "setup", "build"], cwd=tree, capture_output=True,
+                            text=True, timeout=600)
+errors = [line for line in result.stdout.splitlines() if "ERROR:" in line]
+ok = (text.count("\nvoid bitonic_sort_segments(") == 1 and result.returncode != 0 and
+      len(errors) == 1 and "v10_top_k/bitonic_sort.cu defines bitonic_top_segments" in errors[0])
+print(("ok   " if ok else "FAIL ") + "a top-k without a sort of many arrays" +
+      ("" if ok else f": exit {result.returncode}, {errors or result.stdout[-500:]}"))
+if not ok:
+    failures.append("top-k without segments")
 sys.exit(1 if failures else 0)

@@ -17,6 +17,9 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+import course  # noqa: E402
+
 program, gpu_present = sys.argv[1], sys.argv[2]
 name = os.path.basename(program)
 failures = []
@@ -55,6 +58,13 @@ with tempfile.TemporaryDirectory() as folder:
     help_run = run("--help")
     if help_run.returncode != 0 or "Usage: " + name not in help_run.stdout:
         failures.append("--help: expected exit 0 and the usage text")
+    # The experiments read the distributions from --help (course.listed_names): the same names
+    # as the refusal of a distribution that is not one of them.
+    listed = course.listed_names(os.path.dirname(os.path.dirname(program)), name, "--dist")
+    refused_run = run("--dist", "gauss")
+    if f"not in {{{','.join(listed)}}}" not in refused_run.stderr or "uniform" not in listed:
+        failures.append(f"--help lists the distributions {listed}, the refusal of 'gauss' says "
+                        f"{refused_run.stderr.strip()!r}")
     # Programs that sort across GPUs (--gpus P, v16_multi_gpu) take 2^30 keys per GPU, up to 16.
     gpus = "--gpus P" in help_run.stdout
     most_log2 = 34 if gpus else 30
@@ -75,7 +85,7 @@ with tempfile.TemporaryDirectory() as folder:
     expect(["--input", empty], 2, "is empty")
     expect(["--log2", "4", "--output", os.path.join(folder, "no", "out.bin")], 2,
            "cannot write output file")
-    expect(["--log2", "10", "--log2", "12"], 2, "--log2: At Most 1 required but received 2")
+    expect(["--log2", "10", "--log2", "12"], 2, "--log2 is given 2 times: give it once")
 
     # Programs that sort many arrays at once (--segment L, v8_batched).
     segments = "--segment L" in help_run.stdout
