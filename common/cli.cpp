@@ -1,10 +1,12 @@
 // cli.cpp: the shared command line, declared to CLI11, which parses it and writes --help. Each
 // program declares only the options its ProgramSpec says it takes; every mistake becomes one
-// FatalError(kExitBadInput) with CLI11's message, which names the option and what was wrong.
+// FatalError(kExitBadInput) whose message names the option and what was wrong: CLI11's, or ours
+// where CLI11 lets a mistake through or words it obscurely.
 #include "cli.h"
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <cmath>
 #include <sstream>
 
 #include "errors.h"
@@ -44,6 +46,16 @@ std::vector<std::string> distribution_names() {
     names.push_back(distribution_name(distribution));
   }
   return names;
+}
+
+// A whole number option (whole_number), `value_name` in --help.
+template <typename Number>
+CLI::Option *add_number(CLI::App &app, const std::string &name, Number &value,
+                        const std::string &value_name, const std::string &help,
+                        std::uint64_t lowest, std::uint64_t highest, bool power_of_two = false) {
+  return app.add_option(name, value, help)
+      ->type_name(value_name)
+      ->check(whole_number(lowest, highest, power_of_two));
 }
 
 // A choice among `names` (--dist, --order, --type, --algo), which --help lists as the value:
@@ -102,26 +114,17 @@ std::string exit_codes_text() {
       {kExitCudaError, "no usable CUDA device or a CUDA error"},
       {kExitOutOfMemory, "not enough device or host memory"},
   };
-  std::string text = "exit codes:";
+  std::string text;
   for (const auto &[code, meaning] : meanings) {
-    // Two lines, the second under the first code.
-    const char *before = code == kExitSuccess ? " "
-        : code == kExitCudaError              ? ",\n            "
-                                              : ", ";
-    text += before + std::to_string(code) + " " + meaning;
+    text += (text.empty() ? "" : ", ") + std::to_string(code) + " " + meaning;
   }
-  return text + "\n";
+  return wrapped("exit codes: " + text, 0) + "\n";
 }
 
 // The options `program` takes, declared to `app`, each writing its value into `options`.
 void declare_options(CLI::App &app, const ProgramSpec &program, Options &options) {
-  const auto log2_of = [](std::uint64_t power) {
-    unsigned log2 = 0;
-    while ((std::uint64_t{1} << log2) < power) {
-      ++log2;
-    }
-    return log2;
-  };
+  // Exact: the powers of two up to 2^34 are doubles.
+  const auto log2_of = [](std::uint64_t power) { return unsigned(std::log2(double(power))); };
   const std::uint64_t most_keys = program.gpus ? kMaxGpus * kMaxKeys : kMaxKeys;
   const unsigned most_log2 = log2_of(most_keys);
   const std::string per_gpu =
@@ -133,119 +136,95 @@ void declare_options(CLI::App &app, const ProgramSpec &program, Options &options
   app.option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.allow_extras();
 
+  // --help lists the options in groups, each declared after its group is set.
+  app.option_defaults()->group("size");
   app.add_option_function<unsigned>(
          "--log2", [&options](unsigned q) { options.n = std::uint64_t{1} << q; },
          "sort n = 2^Q keys, Q from 0 to " + std::to_string(most_log2) + per_gpu + " (default " +
              std::to_string(log2_of(options.n)) + ")")
       ->type_name("Q")
-      ->check(whole_number(0, most_log2))
-      ->group("size");
-  app.add_option("-n", options.n,
-                 "sort N keys, N from 1 to " + std::to_string(most_keys) + per_gpu +
-                     "; any N, padded to 2^k")
-      ->type_name("N")
-      ->check(whole_number(1, most_keys))
-      ->excludes("--log2")
-      ->group("size");
+      ->check(whole_number(0, most_log2));
+  add_number(
+      app, "-n", options.n, "N",
+      "sort N keys, N from 1 to " + std::to_string(most_keys) + per_gpu + "; any N, padded to 2^k",
+      1, most_keys)
+      ->excludes("--log2");
 
+  app.option_defaults()->group("keys");
   add_choice(
       app, "--dist", distribution_names(), "the keys (default uniform)",
-      [&options](const std::string &name) { parse_distribution(name, &options.distribution); })
-      ->group("keys");
-  app.add_option("--seed", options.seed, "seed of the generator (default 1)")
-      ->type_name("S")
-      ->check(whole_number(0, UINT64_MAX))
-      ->group("keys");
+      [&options](const std::string &name) { parse_distribution(name, &options.distribution); });
+  add_number(app, "--seed", options.seed, "S", "seed of the generator (default 1)", 0, UINT64_MAX);
   if (program.floats) {
     add_choice(app, "--type", {"int", "float"},
                "32-bit ints (default) or IEEE 754 floats in totalOrder: -NaN, -inf, .., -0.0, "
                "+0.0, .., +inf, +NaN (files: float32)",
-               [&options](const std::string &type) { options.floats = type == "float"; })
-        ->group("keys");
+               [&options](const std::string &type) { options.floats = type == "float"; });
   }
   add_file(app, "--input", options.input_path,
            "sort the keys of a raw little-endian int32 file instead")
       ->excludes("--log2")
       ->excludes("-n")
       ->excludes("--dist")
-      ->excludes("--seed")
-      ->group("keys");
+      ->excludes("--seed");
   add_file(app, "--output", options.output_path,
            std::string("write the sorted keys") +
                (program.values ? " (with --values, the indices)" : "") +
-               " to FILE, raw little-endian int32, written completely or not at all")
-      ->group("keys");
+               " to FILE, raw little-endian int32, written completely or not at all");
 
+  app.option_defaults()->group("run");
   add_choice(app, "--order", {"asc", "desc"}, "ascending (default) or descending",
-             [&options](const std::string &order) { options.ascending = order == "asc"; })
-      ->group("run");
-  app.add_option("--reps", options.reps,
-                 "timed repetitions after one warm-up (default 10); the median counts")
-      ->type_name("R")
-      ->check(whole_number(1, 100000))
-      ->group("run");
+             [&options](const std::string &order) { options.ascending = order == "asc"; });
+  add_number(app, "--reps", options.reps, "R",
+             "timed repetitions after one warm-up (default 10); the median counts", 1, 100000);
   if (!program.gpus) {
-    app.add_option("--device", options.device, "CUDA device to use (default 0)")
-        ->type_name("ID")
-        ->check(whole_number(0, 1023))
-        ->group("run");
+    add_number(app, "--device", options.device, "ID", "CUDA device to use (default 0)", 0, 1023);
   }
-  add_switch(app, "--no-validate", "skip the comparison with std::sort", [&options] {
-    options.validate = false;
-  })->group("run");
+  add_switch(app, "--no-validate", "skip the comparison with std::sort",
+             [&options] { options.validate = false; });
   if (program.segments) {
-    app.add_option("--segment", options.segment,
-                   "sort n / L separate arrays of L keys each, every one in the requested order "
-                   "(L a power of two, n a multiple of L)")
-        ->type_name("L")
-        ->check(whole_number(2, kMaxKeys, true))
-        ->group("run");
+    add_number(app, "--segment", options.segment, "L",
+               "sort n / L separate arrays of L keys each, every one in the requested order "
+               "(L a power of two, n a multiple of L)",
+               2, kMaxKeys, true);
   }
   if (program.values) {
     add_switch(app, "--values",
                "argsort: every key carries its index in its array, and the run returns each "
                "array's permutation, checked (--output writes it)",
-               [&options] { options.values = true; })
-        ->group("run");
+               [&options] { options.values = true; });
   }
   if (program.tops) {
-    app.add_option("--top", options.top,
-                   "keep only the first K keys of each array, its K smallest (largest with "
-                   "--order desc) in order; K a power of two up to L")
-        ->type_name("K")
-        ->check(whole_number(1, kMaxKeys, true))
-        ->group("run");
+    add_number(app, "--top", options.top, "K",
+               "keep only the first K keys of each array, its K smallest (largest with "
+               "--order desc) in order; K a power of two up to L",
+               1, kMaxKeys, true);
   }
   if (program.gpus) {
-    app.add_option("--gpus", options.gpus,
-                   "sort across GPUs 0 .. P - 1, P a power of two up to " +
-                       std::to_string(kMaxGpus) + " (default: the most GPUs there are)")
-        ->type_name("P")
-        ->check(whole_number(1, kMaxGpus, true))
-        ->group("run");
+    add_number(app, "--gpus", options.gpus, "P",
+               "sort across GPUs 0 .. P - 1, P a power of two up to " + std::to_string(kMaxGpus) +
+                   " (default: the most GPUs there are)",
+               1, kMaxGpus, true);
   }
   if (!program.algorithms.empty()) {
     add_choice(app, "--algo", program.algorithms, "run one (default: all)",
-               [&options](const std::string &name) { options.algorithm = name; })
-        ->group("run");
+               [&options](const std::string &name) { options.algorithm = name; });
   }
   if (program.traces) {
     add_switch(app, "--trace-launches",
                "print the kernel launches of one sort of n keys (padded to 2^k), one CSV line "
                "each, and exit; needs no GPU",
                [&options] { options.trace_launches = true; })
-        ->excludes("--input")
-        ->group("run");
+        ->excludes("--input");
   }
 
+  app.option_defaults()->group("report");
   CLI::Option *csv =
       add_switch(app, "--csv", "one CSV record (with a header line) instead of the text report",
-                 [&options] { options.format = OutputFormat::kCsv; })
-          ->group("report");
-  add_switch(app, "--no-header", "with --csv, leave out the header line",
-             [&options] { options.header = false; })
-      ->needs(csv)
-      ->group("report");
+                 [&options] { options.format = OutputFormat::kCsv; });
+  add_switch(app, "--no-header", "with --csv, leave out the header line", [&options] {
+    options.header = false;
+  })->needs(csv);
   if (program.traces) {
     // --trace-launches prints CSV lines of its own, header first.
     app.get_option("--trace-launches")->excludes(csv)->excludes("--no-header");
