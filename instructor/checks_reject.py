@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """gpu suite: the exercises' checks reject wrong answers and answers that do no GPU work.
 
-Usage: checks_reject.py wrong|host CHECKS_PROGRAM
+Usage: checks_reject.py wrong|host|faked CHECKS_PROGRAM
 
 CHECKS_PROGRAM is the checks of exercises 1 to 3 (tests/exercise_*_test.*) linked with one set
 of answers:
   wrong  instructor/wrong_answers.cu: GPU answers that each make the mistake its exercise warns
          about, with the launches of a right answer;
-  host   instructor/host_answers.cu: the right keys, sorted on the host, with no launch at all.
+  host   instructor/host_answers.cu: the right keys, sorted on the host, with no launch at all;
+  faked  instructor/faked_answers.cu: the same, with the launches of a right answer counted
+         (CHECK_LAUNCH()) though none ran: caught by the check that the sort only queues its
+         work on the GPU (tests/gpu_queue.h).
 Every test case that the answer gets wrong must fail, on an assertion and not by crashing, and
 on exactly the assertion that catches that mistake: so the test shows both that the check can
 fail and that the check's other assertions accept what is right in the answer. Exits 77 (SKIP)
@@ -32,6 +35,10 @@ EXPECTED = {
             "launches >= launches_per_sort(n)",
         "floats in IEEE 754 totalOrder, bit for bit": "launches >= launches_per_sort(n)",
     },
+    # Each check's case that times the sort's return behind a busy kernel (tests/gpu_queue.h).
+    "faked": {"the unpadded sort only queues its work on the GPU": "returned_ms < kQueueingMs",
+              "the sort of pairs only queues its work on the GPU": "returned_ms < kQueueingMs",
+              "the sort of floats only queues its work on the GPU": "returned_ms < kQueueingMs"},
 }
 
 mode, program = sys.argv[1], sys.argv[2]

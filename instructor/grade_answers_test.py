@@ -42,7 +42,7 @@ def skip_without_gpu(program):
 if not in_place:
     skip_without_gpu(gpu_present)
 STAGES = {"graded_right": ("answers.cu", True), "graded_host": ("host_answers.cu", False),
-          "graded_wrong": ("wrong_answers.cu", False)}
+          "graded_faked": ("faked_answers.cu", False), "graded_wrong": ("wrong_answers.cu", False)}
 CHECKS = ["exercise_unpadded", "exercise_pairs", "exercise_floats"]
 # Exercise 5: stage -> whether it is the answer (v6_multistep edited by WRITES_ANSWER, which must
 # pass) or v6_multistep as it is (which must fail).

@@ -48,11 +48,15 @@ UNPADDED_SMALL = "every n from 1 to 100 without padding"
 EXERCISES = {
     1: {"cases": [("gpu", UNPADDED_SMALL, "exercise_unpadded"),
                   ("gpu", "larger n without padding: 1000, 2^20 + 1, 3 x 2^19",
+                   "exercise_unpadded"),
+                  ("gpu", "the unpadded sort only queues its work on the GPU",
                    "exercise_unpadded")],
         "sanitize": UNPADDED_SMALL},
     2: {"cases": [("gpu", "keys sorted, values a permutation that points at each key",
-                   "exercise_pairs")]},
-    3: {"cases": [("gpu", "floats in IEEE 754 totalOrder, bit for bit",
+                   "exercise_pairs"),
+                  ("gpu", "the sort of pairs only queues its work on the GPU", "exercise_pairs")]},
+    3: {"cases": [("gpu", "floats in IEEE 754 totalOrder, bit for bit", "exercise_floats"),
+                  ("gpu", "the sort of floats only queues its work on the GPU",
                    "exercise_floats")]},
     4: {"cases": [("index", "launches_per_sort follows the split into multistep passes, for "
                             "every n up to 2^30", "launches_multistep"),

@@ -3,7 +3,8 @@
 // must equal that of a reference sorted by IEEE 754 totalOrder (float_order.h), or its exact
 // reverse for a descending sort: -0.0 and +0.0 differ, and so do NaNs of different payloads.
 // The launches are counted: at least those of the stage's network (launches_per_sort in its
-// bitonic_index.h), so an answer that sorts on the host, however right its keys, fails.
+// bitonic_index.h), and the sort must only queue its work on the GPU (gpu_queue.h), so an answer
+// that sorts on the host, however right its keys and however many launches it counts, fails.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "cuda_buffers.h"
 #include "cuda_check.h"
 #include "float_order.h"
+#include "gpu_queue.h"
 #include "keys.h"
 
 void bitonic_sort_floats(float *keys, unsigned n, bool ascending);
@@ -77,4 +79,21 @@ TEST_CASE("floats in IEEE 754 totalOrder, bit for bit") {
       CHECK(launches >= launches_per_sort(n));
     }
   }
+}
+
+TEST_CASE("the sort of floats only queues its work on the GPU") {
+  const std::vector<float> input = hard_floats(1u << 20, 17);
+  std::vector<int> keys(input.size());
+  std::memcpy(keys.data(), input.data(), input.size() * sizeof(float));
+  const double returned_ms = milliseconds_to_queue(
+      [](int *device_keys, unsigned n) {
+        bitonic_sort_floats(reinterpret_cast<float *>(device_keys), n, true);
+      },
+      keys);
+  std::vector<float> output(keys.size());
+  std::memcpy(output.data(), keys.data(), keys.size() * sizeof(float));
+  CHECK(std::is_sorted(output.begin(), output.end(), float_total_order_less));
+  INFO("bitonic_sort_floats of 2^20 keys returned " << returned_ms << " ms after its call, "
+                                                    << "behind a " << kBusyMs << " ms kernel");
+  CHECK(returned_ms < kQueueingMs);
 }

@@ -3,7 +3,8 @@
 // stable, so the values are checked for what any right answer has: the keys equal std::sort of
 // the keys, the values are a permutation of 0 .. n - 1, and each value points at its key. The
 // launches are counted: at least those of the stage's network (launches_per_sort in its
-// bitonic_index.h), so an answer that sorts on the host, however right its keys, fails.
+// bitonic_index.h), and the sort must only queue its work on the GPU (gpu_queue.h), so an answer
+// that sorts on the host, however right its keys and however many launches it counts, fails.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include "bitonic_index.h"
 #include "cuda_buffers.h"
 #include "cuda_check.h"
+#include "gpu_queue.h"
 #include "keys.h"
 
 void bitonic_sort_pairs(int *keys, int *values, unsigned n, bool ascending);
@@ -63,4 +65,19 @@ TEST_CASE("keys sorted, values a permutation that points at each key") {
       }
     }
   }
+}
+
+TEST_CASE("the sort of pairs only queues its work on the GPU") {
+  const unsigned count = 1u << 20;
+  std::vector<int> keys = generate_keys(Distribution::kUniform, count, 13);
+  DeviceBuffer values(count);
+  const double returned_ms = milliseconds_to_queue(
+      [&values](int *device_keys, unsigned n) {
+        bitonic_sort_pairs(device_keys, values.data(), n, true);
+      },
+      keys);
+  CHECK(std::is_sorted(keys.begin(), keys.end()));
+  INFO("bitonic_sort_pairs of 2^20 keys returned " << returned_ms << " ms after its call, behind "
+                                                   << "a " << kBusyMs << " ms kernel");
+  CHECK(returned_ms < kQueueingMs);
 }

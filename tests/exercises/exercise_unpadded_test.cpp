@@ -4,10 +4,12 @@
 // those of the network for n padded, launches_per_sort (the stage's bitonic_index.h) of the
 // next power of two: the work is done on the GPU, by the network. The first test case, the small
 // n, is also what the grader runs under compute-sanitizer memcheck, so that no key past n is
-// ever touched (tools/grade.py).
+// ever touched (tools/grade.py). The last test case checks that the sort only queues its work
+// on the GPU (gpu_queue.h): counted launches alone can be faked by a sort on the host.
 #include <doctest/doctest.h>
 
 #include "bitonic_index.h"
+#include "gpu_queue.h"
 #include "keys.h"
 #include "padding.h"
 #include "sort_runner.h"
@@ -52,4 +54,15 @@ TEST_CASE("every n from 1 to 100 without padding") {
 
 TEST_CASE("larger n without padding: 1000, 2^20 + 1, 3 x 2^19") {
   check_lengths({1000, (std::uint64_t{1} << 20) + 1, std::uint64_t{3} << 19});
+}
+
+TEST_CASE("the unpadded sort only queues its work on the GPU") {
+  const std::vector<int> input = generate_keys(Distribution::kUniform, (1u << 20) + 1, 9);
+  std::vector<int> keys(input);
+  const double returned_ms = milliseconds_to_queue(
+      [](int *device_keys, unsigned n) { bitonic_sort(device_keys, n, true); }, keys);
+  CHECK(keys == std_sorted_copy(input, true));
+  INFO("bitonic_sort of 2^20 + 1 keys returned " << returned_ms << " ms after its call, behind a "
+                                                 << kBusyMs << " ms kernel");
+  CHECK(returned_ms < kQueueingMs);
 }

@@ -2,7 +2,8 @@
 // timing code as the stage's program (common/sort_runner), must give exactly what std::sort
 // gives, for every power of two up to 2^20, lengths that are not powers of two, 2^24 and more,
 // every distribution and both orders. It must also make exactly the launches the chapter's
-// formula (launches_per_sort in the stage's bitonic_index.h) says.
+// formula (launches_per_sort in the stage's bitonic_index.h) says, and only queue its work on
+// the GPU, returning before it is done (gpu_queue.h).
 //
 // Without a usable CUDA device the executable reports SKIP (gpu_main.cpp), never a pass.
 #include <doctest/doctest.h>
@@ -12,6 +13,7 @@
 #include "bitonic_index.h"
 #include "device.h"
 #include "errors.h"
+#include "gpu_queue.h"
 #include "keys.h"
 #include "padding.h"
 #include "sort_runner.h"
@@ -68,6 +70,18 @@ TEST_CASE("2^25 + 3 keys, padded to 2^26") {
   for (const bool ascending : {true, false}) {
     check_sort((std::uint64_t{1} << 25) + 3, Distribution::kUniform, ascending);
   }
+}
+
+TEST_CASE("bitonic_sort only queues its work: it returns at once behind a busy kernel") {
+  // stage.h: it launches kernels and returns without waiting for them (gpu_queue.h).
+  const std::vector<int> input = generate_keys(Distribution::kUniform, 1u << 20, 5);
+  std::vector<int> keys(input);
+  const double returned_ms = milliseconds_to_queue(
+      [](int *device_keys, unsigned n) { bitonic_sort(device_keys, n, true); }, keys);
+  CHECK(keys == std_sorted_copy(input, true));
+  INFO("bitonic_sort of 2^20 keys returned " << returned_ms << " ms after its call, behind a "
+                                             << kBusyMs << " ms kernel");
+  CHECK(returned_ms < kQueueingMs);
 }
 
 TEST_CASE("device memory is checked before allocating, and a refusal names the sizes") {

@@ -1,0 +1,38 @@
+// faked_answers.cu: host_answers.cu's sorts on the host, each followed by CHECK_LAUNCH() as
+// often as a right answer launches kernels (those of v0_naive's network for n padded): the
+// launch counts of the exercises' checks take them for GPU work. The checks that a sort only
+// queues its work on the GPU (tests/gpu_queue.h) must reject them (instructor/checks_reject.py).
+#include "bitonic_index.h"
+#include "host_copy.h"
+#include "padding.h"
+
+namespace {
+
+// Counts as many launches as v0_naive's network makes for n keys padded, none of them real.
+void count_launches_not_made(unsigned n) {
+  const unsigned long long launches =
+      launches_per_sort(static_cast<unsigned>(next_power_of_two(n)));
+  for (unsigned long long launch = 0; launch < launches; ++launch) {
+    CHECK_LAUNCH();
+  }
+}
+
+}  // namespace
+
+// Exercise 1: any n, no padding.
+void bitonic_sort(int *keys, unsigned n, bool ascending) {
+  sort_on_host(keys, n, ascending);
+  count_launches_not_made(n);
+}
+
+// Exercise 2: pairs, sorted by key.
+void bitonic_sort_pairs(int *keys, int *values, unsigned n, bool ascending) {
+  sort_pairs_on_host(keys, values, n, ascending);
+  count_launches_not_made(n);
+}
+
+// Exercise 3: floats in IEEE 754 totalOrder.
+void bitonic_sort_floats(float *keys, unsigned n, bool ascending) {
+  sort_floats_on_host(keys, n, ascending);
+  count_launches_not_made(n);
+}
