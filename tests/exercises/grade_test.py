@@ -7,12 +7,16 @@ instructor/grade_answers_test.py grades real answers where a GPU is. It also run
 parts that need no GPU: running one test and reading Meson's test log (in the format of the
 Meson at hand and of both Meson versions the course supports), and exercise 4's own test
 cases, one by one,
-on a stage that holds them and on one that does not.
+on a stage that holds them and on one that does not. Every test case that the grader and
+instructor/checks_reject.py name must be one the tests' sources define.
 
 Usage: grade_test.py SOURCE_ROOT BUILD_FOLDER
 """
+import ast
+import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -65,6 +69,28 @@ if len(missing) != 2 or any(ok for ok, _ in missing) or \
         "add launches_multistep to the 'cpu:' line" not in missing[0][1]:
     failures.append(f"exercise 4 on v5_bank_free, which lacks its checks: {missing}")
 print("grading helpers:", "ok" if not failures else f"FAIL {failures}")
+
+# Every test case that the grader, and instructor/checks_reject.py where instructor/ is, run by
+# name is one the tests' sources define: a renamed TEST_CASE would otherwise show only on a GPU.
+defined = {}
+for path in glob.glob(os.path.join(root, "tests", "*", "*_test.c*")):
+    defined[os.path.basename(path).split("_test.")[0]] = set(
+        re.findall(r'TEST_CASE\("([^"]*)"\)', open(path).read()))
+named = [(source, case) for spec in grade.EXERCISES.values()
+         for _, case, source in spec.get("cases", [])]
+rejecting = os.path.join(root, "instructor", "checks_reject.py")
+if os.path.exists(rejecting):
+    tree = ast.parse(open(rejecting).read())
+    # EXPECTED: {mode: {test case: assertion}}; the names are its inner dicts' keys.
+    expected = next(node.value for node in tree.body if isinstance(node, ast.Assign) and
+                    getattr(node.targets[0], "id", "") == "EXPECTED")
+    checks = ("exercise_unpadded", "exercise_pairs", "exercise_floats")
+    named += [(next((name for name in checks if key.value in defined.get(name, ())), checks[0]),
+               key.value) for cases in expected.values for key in cases.keys]
+unknown = [f"{source}: '{case}'" for source, case in named if case not in defined.get(source, ())]
+print(f"test cases named by the grader: {len(named)}, unknown: {unknown or 'none'}")
+if unknown or len(named) < 10:
+    failures.append(f"test cases no source defines: {unknown}")
 
 expect(["v5_bank_free"], 3, "no usable CUDA device here: grading needs a GPU")
 expect(["v5_bank_free", "1", "2"], 3, "no usable CUDA device here")
