@@ -189,7 +189,8 @@ def sorts_across_gpus(name, root=ROOT):
     (the rule meson.build follows), so its program takes --gpus P and not --device, and needs
     NCCL."""
     path = os.path.join(root, name, "bitonic_sort.cu")
-    return os.path.exists(path) and "void bitonic_sort_gpus(" in open(path).read()
+    # A definition starts a line, as meson.build looks for it: not a comment that names it.
+    return os.path.exists(path) and "\nvoid bitonic_sort_gpus(" in "\n" + open(path).read()
 
 
 def program_command(build, name):

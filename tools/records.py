@@ -4,7 +4,8 @@ recorded run measured.
 A record is a folder docs/results/RECORD/ (h200, h100, rtx4090: the GPU's name, short) that
 holds the CSV files of its chunks and record.json, which says for each chunk its files (one per
 experiment it holds rows of), what it covers, the commands that made it, the GPU, driver, CUDA
-version and date, the commit it ran on and the seconds it took (tools/record.py writes both).
+version and date, the commit it ran on, the seconds it took and the definition of the tool that
+made it (chunk_definition; tools/record.py writes these last three).
 Every row carries a fingerprint of the code it measured (column `code`): a hash of the sources
 that decide what the program did on the GPU, their comments and runs of whitespace left out (a
 comment does not change what runs), which are

@@ -2,6 +2,8 @@
 // input: each must be refused with exit code 2 and a message naming what was wrong.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -204,6 +206,35 @@ TEST_CASE("the help text names every option and the exit codes") {
   const ProgramSpec argsort{"v9_argsort", {}, true, true, true};
   CHECK_FALSE(contains(usage_text(kStage), "--values"));
   CHECK(contains(usage_text(argsort), "(with --values, the indices)"));
+}
+
+TEST_CASE("the help texts are cut into lines of at most 100 characters, no word lost") {
+  const ProgramSpec tops{"v10_top_k", {}, true, true, true, true};
+  const std::string text = usage_text(tops);
+  std::string joined;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string line = text.substr(start, end - start);
+    // A line of help text starts in the column CLI11 gives it; the option's own line may be
+    // longer (its name and CLI11's "Excludes: ...").
+    if (line.rfind(std::string(24, ' '), 0) == 0) {
+      CHECK_MESSAGE(line.size() <= 100, line);
+    }
+    std::istringstream words(line);
+    std::string word;
+    while (words >> word) {
+      joined += word + " ";
+    }
+    start = end + 1;
+  }
+  CHECK(contains(joined,
+                 "keep only the first K keys of each array, its K smallest (largest "
+                 "with --order desc) in order; K a power of two up to L"));
+  CHECK(contains(joined,
+                 "exit codes: 0 success, 1 validation failed, 2 bad command line or "
+                 "input file, 3 no usable CUDA device or a CUDA error, 4 not enough "
+                 "device or host memory"));
 }
 
 TEST_CASE("--trace-launches: the stages only, with the size from --log2 or -n") {
