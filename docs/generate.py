@@ -831,6 +831,8 @@ def claim(key, pinned, text, builds):
     if MARKER.search(text):
         raise UnknownBlock(f"{key}: a claim's sentence holds a generated block, which would not "
                            "be regenerated")
+    # The mark of an earlier build is not part of the sentence: one mark, or none once it holds.
+    text = FALSE_MARK.sub("", text)
     found, shortfall, build = from_best_record(builds, pinned,
                                                lambda build: check_claim(key, build))
     if found is None or shortfall[0] > 0:
@@ -843,6 +845,10 @@ def claim(key, pinned, text, builds):
     name = build.record.name
     builds.false_claims.append(f"{builds.path}: on record {name}, {compared}: {sentence!r}")
     return f"[Not so on record {name}: {compared}.] " + text
+
+
+# What claim() puts before a sentence that does not hold.
+FALSE_MARK = re.compile(r"^(?:\[Not so on record [^\]]*\.\] )+")
 
 
 def fill_markdown(text, builds):

@@ -30,7 +30,6 @@ fingerprint of the code as it is now; tools/record.py records again exactly the 
 Python 3 standard library only.
 """
 import ast
-import copy
 import csv
 import hashlib
 import io
@@ -180,26 +179,71 @@ CPP_TOKENS = re.compile(r'("(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\')|//[^\n]*|
 
 def code_text(path, text):
     """The code of a source file without its comments, its whitespace runs made one space: a
-    comment does not change what a program does, and the course rewords its comments often."""
+    comment does not change what a program does, and the course rewords its comments often.
+    The same text on every Python from 3.8 (python_tokens)."""
     if path.endswith(".py"):
-        tokens = tokenize.generate_tokens(io.StringIO(text).readline)
-        text = " ".join(token.string for token in tokens if token.type != tokenize.COMMENT)
+        text = " ".join(python_tokens(text))
     else:
         text = CPP_TOKENS.sub(lambda match: match.group(1) or " ", text)
     return " ".join(text.split())
 
 
-def without_docstrings(node):
-    """A copy of the syntax tree `node` without the docstrings of its module, classes and
-    functions: like a comment, a docstring changes nothing a script does."""
-    node = copy.deepcopy(node)
+def python_tokens(text):
+    """The tokens of Python source `text` without its comments, an f-string as one token, its
+    source text: Python 3.12 splits an f-string into pieces (PEP 701) where older ones give one
+    string, and a record made on one Python must read the same on another."""
+    lines = text.splitlines(keepends=True)
+
+    def source(start, end):
+        (first_row, first_col), (last_row, last_col) = start, end
+        if first_row == last_row:
+            return lines[first_row - 1][first_col:last_col]
+        return (lines[first_row - 1][first_col:] + "".join(lines[first_row:last_row - 1]) +
+                lines[last_row - 1][:last_col])
+
+    # FSTRING_START and FSTRING_END exist from Python 3.12 on.
+    opening = getattr(tokenize, "FSTRING_START", None)
+    closing = getattr(tokenize, "FSTRING_END", None)
+    kept, depth, start = [], 0, None
+    for token in tokenize.generate_tokens(io.StringIO(text).readline):
+        if token.type == opening:
+            depth += 1
+            start = token.start if depth == 1 else start
+        elif token.type == closing:
+            depth -= 1
+            if depth == 0:
+                kept.append(source(start, token.end))
+        elif depth == 0 and token.type != tokenize.COMMENT:
+            kept.append(token.string)
+    return kept
+
+
+def docstring_spans(node):
+    """The (start, end) positions, as (line, byte column), of the docstrings of `node` and of
+    every module, class and function inside it."""
+    spans = []
     for inner in ast.walk(node):
         body = getattr(inner, "body", None)
-        if (isinstance(inner, (ast.Module, ast.ClassDef, ast.FunctionDef)) and body and
-                isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and
-                isinstance(body[0].value.value, str)):
-            inner.body = body[1:] or [ast.Pass()]
-    return node
+        if (isinstance(inner, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                and body and isinstance(body[0], ast.Expr) and
+                isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str)):
+            string = body[0]
+            spans.append(((string.lineno, string.col_offset),
+                          (string.end_lineno, string.end_col_offset)))
+    return spans
+
+
+def node_source(lines, node):
+    """The source text of the top-level statement `node` (with its decorators) without its
+    docstrings; `lines` are the script's lines as bytes (ast's columns count bytes)."""
+    first = min([node.lineno] + [decorator.lineno for decorator in
+                                 getattr(node, "decorator_list", [])])
+    kept = list(lines[first - 1:node.end_lineno])
+    # Blanked from the last to the first, so that the columns of those before stay right.
+    for (row, col), (end_row, end_col) in sorted(docstring_spans(node), reverse=True):
+        head, tail = kept[row - first][:col], kept[end_row - first][end_col:]
+        kept[row - first:end_row - first + 1] = [head + tail]
+    return b"".join(kept).decode()
 
 
 def script_definition(text, name=None):
@@ -207,8 +251,10 @@ def script_definition(text, name=None):
     the whole script, or, where `name` is one of its top-level functions (an experiment of
     experiments.py, a fact of ncu_facts.py), that function with the script's classes (its
     runner) and the top-level functions and values they name, directly or not, so that an edit
-    of one experiment leaves the others' definitions as they were."""
+    of one experiment leaves the others' definitions as they were. Taken from the source text,
+    not from ast.unparse, whose output changes between Pythons."""
     tree = ast.parse(text)
+    lines = text.encode().splitlines(keepends=True)
     top = {}
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
@@ -220,17 +266,22 @@ def script_definition(text, name=None):
                     if isinstance(found, ast.Name):
                         top[found.id] = node
     if not isinstance(top.get(name), ast.FunctionDef):
-        return ast.unparse(without_docstrings(tree))
-    queue = [name] + [key for key, node in top.items() if isinstance(node, ast.ClassDef)]
-    kept = []
-    while queue:
-        node = top.get(queue.pop(0))
-        if node is None or any(node is seen for seen in kept):
-            continue
-        kept.append(node)
-        queue += [found.id for found in ast.walk(node) if isinstance(found, ast.Name)]
-    kept.sort(key=lambda node: node.lineno)
-    return "\n".join(ast.unparse(without_docstrings(node)) for node in kept)
+        kept = tree.body
+    else:
+        queue = [name] + [key for key, node in top.items() if isinstance(node, ast.ClassDef)]
+        kept = []
+        while queue:
+            node = top.get(queue.pop(0))
+            if node is None or any(node is seen for seen in kept):
+                continue
+            kept.append(node)
+            queue += [found.id for found in ast.walk(node) if isinstance(found, ast.Name)]
+        kept.sort(key=lambda node: node.lineno)
+    # The module's docstring is a statement of its own: left out like the others.
+    module_docstring = [node for node in tree.body[:1] if isinstance(node, ast.Expr) and
+                        isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)]
+    return "\n".join(code_text("script.py", node_source(lines, node)) for node in kept
+                     if node not in module_docstring)
 
 
 def chunk_definition(command_lines, sources=None):

@@ -18,6 +18,9 @@ Usage: records_test.py SOURCE_ROOT
 5. A chunk's definition (records.chunk_definition, the code of the tool's function that runs
    it) changes with a line of that function, not with a comment or a docstring, nor with another
    experiment's; tools/record.py then records that chunk again.
+6. Both hashes read the same on every Python: the text they hash is the source's own, f-strings
+   whole (Python 3.12 tokenizes them in pieces) and not ast.unparse's (which changes between
+   Pythons), so a record made on the GPU machine's Python is current on CI's.
 """
 import json
 import os
@@ -225,6 +228,37 @@ def check_definitions():
 
 
 check_definitions()
+
+
+# 6. The same text on every Python. Both expectations are written out by hand: a run on Python
+# 3.12 or later with f-strings in pieces, or with ast.unparse's quotes, fails them.
+def check_python_versions():
+    script = ('"""Module docstring."""\n'
+              'import os  # a comment\n'
+              'WIDTH = 8\n'
+              '\n'
+              '\n'
+              '@staticmethod\n'
+              'def shown(name, value):\n'
+              '    """Docstring."""\n'
+              "    return f'{name!r:>{WIDTH}} {{literal}} {f\"{value}\"}'  # f-strings\n"
+              '\n'
+              '\n'
+              'def other():\n'
+              '    return shown("é", 1)\n')
+    tokens = records.code_text("tool.py", script)
+    check(tokens == '"""Module docstring.""" import os WIDTH = 8 @ staticmethod def shown ( name '
+          ', value ) : """Docstring.""" return f\'{name!r:>{WIDTH}} {{literal}} {f"{value}"}\' '
+          'def other ( ) : return shown ( "é" , 1 )',
+          "records.code_text of Python keeps an f-string whole and drops comments")
+    defined = records.script_definition(script, "shown")
+    check(defined == "WIDTH = 8\n@ staticmethod def shown ( name , value ) : return "
+          "f'{name!r:>{WIDTH}} {{literal}} {f\"{value}\"}'",
+          "records.script_definition takes the source's text, without docstrings, comments or "
+          f"other functions, on Python {sys.version.split()[0]}")
+
+
+check_python_versions()
 
 if os.path.exists(os.path.join(root, records.WITHHELD)):
     # This tree is itself a copy for students: the answer variants are gone already, and part 1
