@@ -481,6 +481,8 @@ INLINE_VALUES = {
     "spread": spread_value("spread"),
     "spread-range": spread_value("spread-range"),
     "spread-max": spread_value("spread-max"),
+    # Q: the largest difference between two runs of one build in the repeat table from 2^Q up.
+    "repeat-max": lambda args, tour, profile: tables.repeat_max(int(args[0])),
     "neighbours": spread_value("neighbours"),
     # EXPERIMENT: which stages' records of EXPERIMENT come from which day.
     "stages-by-day": lambda args, tour, profile: tables.stages_by_day(

@@ -1547,33 +1547,49 @@ def span_copies(profile, kind, stage="v14_span", q=27):
     return range_text([float(launch["duration_ns"]) / copy_ns for launch in found], "{:.2f}")
 
 
-def repeat_table():
-    """The same build of a stage measured in different recorded runs: the tour and the
-    experiments that ran the stage as built (the spread between two runs of one program)."""
+# The stages the repeat table follows, and the experiments that ran each as built: (variant, stage).
+REPEATED_AS_BUILT = {"v4_tile": ("1024-thread blocks, 2048-key tile", "v4_half_threads"),
+                     "v7_tile": ("16 keys per thread, 8192-key tile", "v7_register_tile"),
+                     "v7_padding": ("padded tile", "v7_register_tile")}
+
+
+def repeat_runs():
+    """(stage, log2 n) -> [(run, sort ms)]: the same build of a stage in the tour and in the
+    experiments that ran it as built, for the stages of REPEATED_AS_BUILT at the headline sizes,
+    where two runs or more hold it."""
     runs = {}
     for (program, q), row in Tour().by_key.items():
         runs.setdefault((program, q), []).append(("tour", float(row["sort_ms"])))
-    as_built = {"v4_tile": ("1024-thread blocks, 2048-key tile", "v4_half_threads"),
-                "v7_tile": ("16 keys per thread, 8192-key tile", "v7_register_tile"),
-                "v7_padding": ("padded tile", "v7_register_tile")}
-    for name, (variant, program) in as_built.items():
+    for name, (variant, program) in REPEATED_AS_BUILT.items():
         for row in recorded_rows(name):
             if row["variant"] == variant:
                 runs.setdefault((program, log2(row["n"])), []).append((name, float(row["sort_ms"])))
-    body = []
-    for program in ("v4_half_threads", "v7_register_tile"):
-        for q in HEADLINE_SIZES:
-            found = runs.get((program, q), [])
-            if len(found) < 2:
-                continue
-            values = [value for _, value in found]
-            spread = (max(values) - min(values)) / min(values)
-            body.append([f"`{program}`", f"2^{q}", ", ".join(f"{ms(v)} ({n})" for n, v in found),
-                         f"{100 * spread:.1f}%"])
+    stages = [program for _, program in REPEATED_AS_BUILT.values()]
+    return {(program, q): runs[(program, q)] for program in dict.fromkeys(stages)
+            for q in HEADLINE_SIZES if len(runs.get((program, q), [])) >= 2}
+
+
+def repeat_spread(found):
+    """Largest over smallest time of [(run, sort ms)], minus one."""
+    values = [value for _, value in found]
+    return (max(values) - min(values)) / min(values)
+
+
+def repeat_max(q):
+    """v:repeat-max:Q: the largest repeat_spread of the repeat table from 2^Q up, in percent."""
+    values = [repeat_spread(found) for (_, size), found in repeat_runs().items() if size >= q]
+    return f"{100 * max(values):.1f}%" if values else NOT_MEASURED
+
+
+def repeat_table():
+    """The same build of a stage measured in different recorded runs: the tour and the
+    experiments that ran the stage as built (the spread between two runs of one program)."""
+    body = [[f"`{program}`", f"2^{q}", ", ".join(f"{ms(v)} ({n})" for n, v in found),
+             f"{100 * repeat_spread(found):.1f}%"] for (program, q), found in repeat_runs().items()]
     return (table(["stage", "n", "sort ms (run)", "largest / smallest - 1"], body) +
             "\nThe same stage configuration in separate recorded runs on one day: "
             "the tour and the experiments in which it ran as built (" +
-            data_files("tour", *as_built) + ").\n")
+            data_files("tour", *REPEATED_AS_BUILT) + ").\n")
 
 
 # ---------------------------------------------------------------------------------------------
