@@ -1,23 +1,10 @@
 // faked_answers.cu: host_answers.cu's sorts on the host, each followed by CHECK_LAUNCH() as
 // often as a right answer launches kernels (those of v0_naive's network for n padded): the
 // launch counts of the exercises' checks take them for GPU work. The checks that a sort only
-// queues its work on the GPU (tests/gpu_queue.h) must reject them (instructor/checks_reject.py).
-#include "bitonic_index.h"
+// queues its work on the GPU (tests/gpu_queue.h) and the checks that count what the GPU ran
+// (tests/gpu_activity.h) must reject them (instructor/checks_reject.py). count_launches_not_made
+// is in host_copy.h.
 #include "host_copy.h"
-#include "padding.h"
-
-namespace {
-
-// Counts as many launches as v0_naive's network makes for n keys padded, none of them real.
-void count_launches_not_made(unsigned n) {
-  const unsigned long long launches =
-      launches_per_sort(static_cast<unsigned>(next_power_of_two(n)));
-  for (unsigned long long launch = 0; launch < launches; ++launch) {
-    CHECK_LAUNCH();
-  }
-}
-
-}  // namespace
 
 // Exercise 1: any n, no padding.
 void bitonic_sort(int *keys, unsigned n, bool ascending) {

@@ -1,19 +1,19 @@
 #!/usr/bin/env python3
 """proof suite (needs a GPU): tools/grade.py passes a right answer to exercises 1, 2, 3,
 5 and 9 and fails, for each exercise, an answer that sorts on the host (with and without the
-launches of a right answer counted) and a wrong one.
+launches of a right answer counted, and queued behind asynchronous copies) and a wrong one.
 
 Usage: grade_answers_test.py SOURCE_ROOT GPU_PRESENT_PROGRAM [--in-place BUILD_FOLDER]
        (with --in-place, GPU_PRESENT_PROGRAM is not used: the build's own is asked; with
        --add-only after it, the stages are added and nothing else is done)
 
 In a copy of the tree (or, with --in-place, in the tree itself and its build folder BUILD_FOLDER:
-for a disposable checkout on a GPU machine) it adds four stages as a student would, each a copy of
-v0_naive whose bitonic_sort.cu is one of the instructor's answer sets (answers.cu,
-host_answers.cu, faked_answers.cu, wrong_answers.cu) and whose gpu tests are the three
-exercises' checks; builds; and grades each stage on exercises 1, 2 and 3. The right answers must
-pass every check of every exercise; the host-side, faked and wrong answers must fail every
-exercise, each on that exercise's own check.
+for a disposable checkout on a GPU machine) it adds five stages as a student would, each a copy
+of v0_naive whose bitonic_sort.cu is one of the instructor's answer sets (answers.cu,
+host_answers.cu, faked_answers.cu, async_answers.cu, wrong_answers.cu) and whose gpu tests are
+the three exercises' checks; builds; and grades each stage on exercises 1, 2 and 3. The right
+answers must pass every check of every exercise; the host-side, faked, async and wrong answers
+must fail every exercise, each on that exercise's own check.
 For exercise 5 it adds two copies of v6_multistep: one whose multistep stores only the keys that
 changed (the answer, made by the edit WRITES_ANSWER below), which must pass, and one left as v6
 is, which must fail on the exercise's timed check. For exercise 9, likewise, two copies of
@@ -44,7 +44,8 @@ def skip_without_gpu(program):
 if not in_place:
     skip_without_gpu(gpu_present)
 STAGES = {"graded_right": ("answers.cu", True), "graded_host": ("host_answers.cu", False),
-          "graded_faked": ("faked_answers.cu", False), "graded_wrong": ("wrong_answers.cu", False)}
+          "graded_faked": ("faked_answers.cu", False), "graded_async": ("async_answers.cu", False),
+          "graded_wrong": ("wrong_answers.cu", False)}
 CHECKS = ["exercise_unpadded", "exercise_pairs", "exercise_floats"]
 # Exercise 5: stage -> whether it is the answer (v6_multistep edited by WRITES_ANSWER, which must
 # pass) or v6_multistep as it is (which must fail).

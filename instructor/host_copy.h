@@ -1,5 +1,6 @@
 // host_copy.h: the sorts on the host that the host-side answers (host_answers.cu,
-// faked_answers.cu) make: they take the keys off the GPU, sort them on the host and put them back.
+// faked_answers.cu) make: they take the keys off the GPU, sort them on the host and put them back;
+// and the launches that faked_answers.cu and async_answers.cu count without making them.
 #pragma once
 
 #include <algorithm>
@@ -7,8 +8,19 @@
 #include <numeric>
 #include <vector>
 
+#include "bitonic_index.h"
 #include "cuda_check.h"
 #include "float_order.h"
+#include "padding.h"
+
+// Counts as many launches as v0_naive's network makes for n keys padded, none of them real.
+inline void count_launches_not_made(unsigned n) {
+  const unsigned long long launches =
+      launches_per_sort(static_cast<unsigned>(next_power_of_two(n)));
+  for (unsigned long long launch = 0; launch < launches; ++launch) {
+    CHECK_LAUNCH();
+  }
+}
 
 template <typename T>
 std::vector<T> to_host(const T *device, unsigned n) {

@@ -50,13 +50,19 @@ EXERCISES = {
                   ("gpu", "larger n without padding: 1000, 2^20 + 1, 3 x 2^19",
                    "exercise_unpadded"),
                   ("gpu", "the unpadded sort only queues its work on the GPU",
-                   "exercise_unpadded")],
+                   "exercise_unpadded"),
+                  ("gpu", "the GPU runs the unpadded sort's kernels, and no key crosses to the "
+                          "host", "exercise_unpadded")],
         "sanitize": UNPADDED_SMALL},
     2: {"cases": [("gpu", "keys sorted, values a permutation that points at each key",
                    "exercise_pairs"),
-                  ("gpu", "the sort of pairs only queues its work on the GPU", "exercise_pairs")]},
+                  ("gpu", "the sort of pairs only queues its work on the GPU", "exercise_pairs"),
+                  ("gpu", "the GPU runs the sort of pairs, and no key or value crosses to the "
+                          "host", "exercise_pairs")]},
     3: {"cases": [("gpu", "floats in IEEE 754 totalOrder, bit for bit", "exercise_floats"),
                   ("gpu", "the sort of floats only queues its work on the GPU",
+                   "exercise_floats"),
+                  ("gpu", "the GPU runs the sort of floats, and no key crosses to the host",
                    "exercise_floats")]},
     4: {"cases": [("index", "launches_per_sort follows the split into multistep passes, for "
                             "every n up to 2^30", "launches_multistep"),

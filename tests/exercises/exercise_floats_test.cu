@@ -3,8 +3,10 @@
 // must equal that of a reference sorted by IEEE 754 totalOrder (float_order.h), or its exact
 // reverse for a descending sort: -0.0 and +0.0 differ, and so do NaNs of different payloads.
 // The launches are counted: at least those of the stage's network (launches_per_sort in its
-// bitonic_index.h), and the sort must only queue its work on the GPU (gpu_queue.h), so an answer
-// that sorts on the host, however right its keys and however many launches it counts, fails.
+// bitonic_index.h), the sort must only queue its work on the GPU (gpu_queue.h), and the GPU must
+// run at least those kernels and copy nothing to or from the host while it sorts (gpu_activity.h,
+// from CUPTI), so an answer that sorts on the host, however right its keys, however many launches
+// it counts and however it hides its copies, fails.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include "cuda_buffers.h"
 #include "cuda_check.h"
 #include "float_order.h"
+#include "gpu_activity.h"
 #include "gpu_queue.h"
 #include "keys.h"
 
@@ -98,4 +101,22 @@ TEST_CASE("the sort of floats only queues its work on the GPU") {
   INFO("bitonic_sort_floats of 2^20 keys returned " << returned_ms << " ms after its call, "
                                                     << "behind a " << kBusyMs << " ms kernel");
   CHECK(returned_ms < kQueueingMs);
+}
+
+TEST_CASE("the GPU runs the sort of floats, and no key crosses to the host") {
+  const std::vector<float> input = hard_floats(1u << 20, 19);
+  std::vector<int> keys(input.size());
+  std::memcpy(keys.data(), input.data(), input.size() * sizeof(float));
+  // At least the kernels of the stage's network, as in the case above.
+  const unsigned long long network = launches_per_sort(static_cast<unsigned>(keys.size()));
+  const GpuActivity activity = gpu_activity_of_sort(
+      [](int *device_keys, unsigned n) {
+        bitonic_sort_floats(reinterpret_cast<float *>(device_keys), n, true);
+      },
+      keys);
+  INFO("bitonic_sort_floats of 2^20 keys: the GPU ran "
+       << activity.kernels << " kernels and copied " << activity.host_bytes
+       << " bytes to or from the host");
+  CHECK(activity.kernels >= network);
+  CHECK(activity.host_bytes == 0);
 }

@@ -3,8 +3,10 @@
 // stable, so the values are checked for what any right answer has: the keys equal std::sort of
 // the keys, the values are a permutation of 0 .. n - 1, and each value points at its key. The
 // launches are counted: at least those of the stage's network (launches_per_sort in its
-// bitonic_index.h), and the sort must only queue its work on the GPU (gpu_queue.h), so an answer
-// that sorts on the host, however right its keys and however many launches it counts, fails.
+// bitonic_index.h), the sort must only queue its work on the GPU (gpu_queue.h), and the GPU must
+// run at least those kernels and copy nothing to or from the host while it sorts (gpu_activity.h,
+// from CUPTI), so an answer that sorts on the host, however right its keys, however many launches
+// it counts and however it hides its copies, fails.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include "bitonic_index.h"
 #include "cuda_buffers.h"
 #include "cuda_check.h"
+#include "gpu_activity.h"
 #include "gpu_queue.h"
 #include "keys.h"
 
@@ -83,4 +86,22 @@ TEST_CASE("the sort of pairs only queues its work on the GPU") {
   INFO("bitonic_sort_pairs of 2^20 keys returned " << returned_ms << " ms after its call, behind "
                                                    << "a " << kBusyMs << " ms kernel");
   CHECK(returned_ms < kQueueingMs);
+}
+
+TEST_CASE("the GPU runs the sort of pairs, and no key or value crosses to the host") {
+  const std::vector<int> keys = generate_keys(Distribution::kUniform, 1u << 20, 23);
+  DeviceBuffer values(keys.size());
+  CUDA_CHECK(cudaMemset(values.data(), 0, keys.size() * sizeof(int)));
+  // At least the kernels of the stage's network, as in the case above.
+  const unsigned long long network = launches_per_sort(static_cast<unsigned>(keys.size()));
+  const GpuActivity activity = gpu_activity_of_sort(
+      [&values](int *device_keys, unsigned n) {
+        bitonic_sort_pairs(device_keys, values.data(), n, true);
+      },
+      keys);
+  INFO("bitonic_sort_pairs of 2^20 keys: the GPU ran " << activity.kernels << " kernels and copied "
+                                                       << activity.host_bytes
+                                                       << " bytes to or from the host");
+  CHECK(activity.kernels >= network);
+  CHECK(activity.host_bytes == 0);
 }

@@ -4,11 +4,13 @@
 // those of the network for n padded, launches_per_sort (the stage's bitonic_index.h) of the
 // next power of two: the work is done on the GPU, by the network. The first test case, the small
 // n, is also what the grader runs under compute-sanitizer memcheck, so that no key past n is
-// ever touched (tools/grade.py). The last test case checks that the sort only queues its work
-// on the GPU (gpu_queue.h): counted launches alone can be faked by a sort on the host.
+// ever touched (tools/grade.py). The last two test cases check that the sort only queues its
+// work on the GPU (gpu_queue.h) and that the GPU ran the network's kernels with no copy to or from
+// the host (gpu_activity.h, from CUPTI): counted launches alone can be faked by a sort on the host.
 #include <doctest/doctest.h>
 
 #include "bitonic_index.h"
+#include "gpu_activity.h"
 #include "gpu_queue.h"
 #include "keys.h"
 #include "padding.h"
@@ -65,4 +67,18 @@ TEST_CASE("the unpadded sort only queues its work on the GPU") {
   INFO("bitonic_sort of 2^20 + 1 keys returned " << returned_ms << " ms after its call, behind a "
                                                  << kBusyMs << " ms kernel");
   CHECK(returned_ms < kQueueingMs);
+}
+
+TEST_CASE("the GPU runs the unpadded sort's kernels, and no key crosses to the host") {
+  const std::vector<int> keys = generate_keys(Distribution::kUniform, (1u << 20) + 1, 21);
+  // The kernels of the network for n padded, as in the cases above.
+  const unsigned long long network =
+      launches_per_sort(static_cast<unsigned>(next_power_of_two(keys.size())));
+  const GpuActivity activity = gpu_activity_of_sort(
+      [](int *device_keys, unsigned n) { bitonic_sort(device_keys, n, true); }, keys);
+  INFO("bitonic_sort of 2^20 + 1 keys: the GPU ran " << activity.kernels << " kernels and copied "
+                                                     << activity.host_bytes
+                                                     << " bytes to or from the host");
+  CHECK(activity.kernels == network);
+  CHECK(activity.host_bytes == 0);
 }

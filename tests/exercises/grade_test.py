@@ -81,12 +81,16 @@ named = [(source, case) for spec in grade.EXERCISES.values()
 rejecting = os.path.join(root, "instructor", "checks_reject.py")
 if os.path.exists(rejecting):
     tree = ast.parse(open(rejecting).read())
-    # EXPECTED: {mode: {test case: assertion}}; the names are its inner dicts' keys.
-    expected = next(node.value for node in tree.body if isinstance(node, ast.Assign) and
-                    getattr(node.targets[0], "id", "") == "EXPECTED")
+    values = {node.targets[0].id: node.value for node in tree.body
+              if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
+    # EXPECTED: {mode: {test case: assertions}}, the names its inner dicts' keys, and
+    # ACTIVITY_CASES, the names of the cases several modes share.
+    names = [key.value for cases in values["EXPECTED"].values if isinstance(cases, ast.Dict)
+             for key in cases.keys if key is not None]
+    names += [element.value for element in values["ACTIVITY_CASES"].elts]
     checks = ("exercise_unpadded", "exercise_pairs", "exercise_floats")
-    named += [(next((name for name in checks if key.value in defined.get(name, ())), checks[0]),
-               key.value) for cases in expected.values for key in cases.keys]
+    named += [(next((name for name in checks if case in defined.get(name, ())), checks[0]), case)
+              for case in names]
 unknown = [f"{source}: '{case}'" for source, case in named if case not in defined.get(source, ())]
 print(f"test cases named by the grader: {len(named)}, unknown: {unknown or 'none'}")
 if unknown or len(named) < 10:
