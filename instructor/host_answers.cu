@@ -1,8 +1,8 @@
 // host_answers.cu: answers to exercises 1 to 3 that give the right keys without doing the work
 // on the GPU: each copies the keys to the host, sorts them there with the order the exercise
-// asks for, and copies them back (host_copy.h). The exercises' checks count the launches, so they
-// must reject these on that one assertion (instructor/checks_reject.py), however right the keys
-// are.
+// asks for, and copies them back (host_copy.h). The exercises' checks count the launches and
+// what the GPU ran (CUPTI), so they must reject these on those assertions
+// (instructor/checks_reject.py), however right the keys are.
 #include "host_copy.h"
 
 // Exercise 1: any n, no padding.

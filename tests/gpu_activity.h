@@ -3,8 +3,9 @@
 // host can make without launching anything (instructor/faked_answers.cu); CUPTI, the profiling
 // interface that ships with the CUDA toolkit, reports each kernel the GPU ran and each copy that
 // crossed between host and device, whoever asked for it. A sort that only runs kernels shows its
-// network's launches and no copy; one that sorts on the host shows its copies, however it hides
-// them (cudaMemcpyAsync and cudaLaunchHostFunc: instructor/async_answers.cu).
+// network's launches and no copy; one that sorts on the host shows its copies, however it queues
+// them (cudaMemcpyAsync and cudaLaunchHostFunc: instructor/async_answers.cu). Not seen: host
+// memory the GPU maps or manages, which a kernel reads without a copy (README, Limits).
 #pragma once
 
 #include <functional>

@@ -5,7 +5,9 @@
 // queued behind both, and sorts the keys. One that copies the keys to the host (cudaMemcpy) must
 // wait for the busy kernel to end before it can read them, and returns kBusyMs later or more;
 // one that reads them at once on another stream reads zeros, and its result is wrong. So a sort
-// on the host fails here however many launches it counts (instructor/faked_answers.cu).
+// on the host that copies the keys synchronously fails here however many launches it counts
+// (instructor/faked_answers.cu); one that queues its copies (instructor/async_answers.cu) is
+// caught by gpu_activity.h instead.
 #pragma once
 
 #include <functional>

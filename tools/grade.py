@@ -20,7 +20,7 @@ A check that is skipped counts as failed: grading needs a GPU and compute-saniti
 machine without them the script says so in one line and exits 3 before running anything. It
 prints one line per check and, last, one line per exercise to collect:
 
-    GRADE stage=my_stage exercise=2 passed=7 failed=0
+    GRADE stage=my_stage exercise=2 passed=9 failed=0
 
 and exits 0 when every check of every exercise passed, 1 when one failed, 2 on a bad command
 line.
