@@ -163,10 +163,7 @@ void declare_options(CLI::App &app, const ProgramSpec &program, Options &options
   }
   add_file(app, "--input", options.input_path,
            "sort the keys of a raw little-endian int32 file instead")
-      ->excludes("--log2")
-      ->excludes("-n")
-      ->excludes("--dist")
-      ->excludes("--seed");
+      ->excludes("--log2", "-n", "--dist", "--seed");
   add_file(app, "--output", options.output_path,
            std::string("write the sorted keys") +
                (program.values ? " (with --values, the indices)" : "") +
@@ -252,11 +249,7 @@ void refuse_flag_values(const CLI::App &app, const std::vector<std::string> &arg
 // option given more than once.
 void refuse_leftovers(const CLI::App &app) {
   if (!app.remaining().empty()) {
-    std::string unexpected;
-    for (const std::string &argument : app.remaining()) {
-      unexpected += " " + argument;
-    }
-    bad_argument("unexpected arguments:" + unexpected);
+    bad_argument("unexpected arguments: " + CLI::detail::join(app.remaining(), " "));
   }
   for (const CLI::Option *option : app.get_options()) {
     if (option->count() > 1) {
