@@ -134,9 +134,12 @@ bool write_and_close(int descriptor, const std::vector<int> &keys, bool sync) {
     left -= written_all ? static_cast<std::size_t>(written) : 0;
   }
   written_all = written_all && (!sync || fsync(descriptor) == 0);
-  const int error = errno;
+  // The message names the first failure: the write's (or fsync's) error survives the close.
+  const int write_error = errno;
   const bool closed = close(descriptor) == 0;
-  errno = written_all ? errno : error;
+  if (!written_all) {
+    errno = write_error;
+  }
   return written_all && closed;
 }
 

@@ -10,8 +10,14 @@
 // caught by gpu_activity.h instead.
 #pragma once
 
+#include <doctest/doctest.h>
+
 #include <functional>
+#include <string>
 #include <vector>
+
+#include "keys.h"
+#include "validate.h"
 
 // How long the queued kernel keeps the GPU busy, and the most a sort that only queues its work
 // may take to return: a launch costs microseconds, and the longest plan the tests time (v0_naive's
@@ -25,3 +31,17 @@ constexpr double kQueueingMs = 100;
 // for the GPU.
 double milliseconds_to_queue(const std::function<void(int *device_keys, unsigned n)> &sort,
                              std::vector<int> &keys);
+
+// The check every stage's and every exercise's gpu test makes of an int sort (`what`, "bitonic_sort
+// of 2^20 keys"): n uniform keys of `seed`, sorted ascending behind the busy kernel, come out as
+// std::sort has them, and the call returned within kQueueingMs.
+inline void check_only_queues(const std::function<void(int *device_keys, unsigned n)> &sort,
+                              unsigned n, std::uint64_t seed, const std::string &what) {
+  const std::vector<int> input = generate_keys(Distribution::kUniform, n, seed);
+  std::vector<int> keys(input);
+  const double returned_ms = milliseconds_to_queue(sort, keys);
+  CHECK(keys == std_sorted_copy(input, true));
+  INFO(what << " returned " << returned_ms << " ms after its call, behind a " << kBusyMs
+            << " ms kernel");
+  CHECK(returned_ms < kQueueingMs);
+}

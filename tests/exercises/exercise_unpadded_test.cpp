@@ -59,14 +59,8 @@ TEST_CASE("larger n without padding: 1000, 2^20 + 1, 3 x 2^19") {
 }
 
 TEST_CASE("the unpadded sort only queues its work on the GPU") {
-  const std::vector<int> input = generate_keys(Distribution::kUniform, (1u << 20) + 1, 9);
-  std::vector<int> keys(input);
-  const double returned_ms = milliseconds_to_queue(
-      [](int *device_keys, unsigned n) { bitonic_sort(device_keys, n, true); }, keys);
-  CHECK(keys == std_sorted_copy(input, true));
-  INFO("bitonic_sort of 2^20 + 1 keys returned " << returned_ms << " ms after its call, behind a "
-                                                 << kBusyMs << " ms kernel");
-  CHECK(returned_ms < kQueueingMs);
+  check_only_queues([](int *device_keys, unsigned n) { bitonic_sort(device_keys, n, true); },
+                    (1u << 20) + 1, 9, "bitonic_sort of 2^20 + 1 keys");
 }
 
 TEST_CASE("the GPU runs the unpadded sort's kernels, and no key crosses to the host") {

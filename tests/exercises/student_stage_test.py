@@ -206,6 +206,10 @@ with tempfile.TemporaryDirectory() as temporary:
     if "--segment L" not in run(f"{program} --help", tree).stdout:
         sys.exit(f"{stage} defines bitonic_sort_segments, but its program does not take --segment")
     traced = run(f"{program} --trace-launches --log2 12 --segment 1024", tree).stdout
-    if f"launches_per_segment_sort(4096, 1024) = " not in traced:
-        sys.exit(f"{stage} --trace-launches --segment does not print its plan of arrays")
+    # Its comment line gives the plan's count, and as many launches follow it (after the header).
+    planned = re.search(r"^# launches_per_segment_sort\(4096, 1024\) = (\d+)$", traced, re.M)
+    rows = [line for line in traced.splitlines()[2:] if line and not line.startswith("#")]
+    if not planned or int(planned.group(1)) == 0 or int(planned.group(1)) != len(rows):
+        sys.exit(f"{stage} --trace-launches --segment does not print its plan of arrays:\n"
+                 f"{traced[:500]}")
     print(f"defining bitonic_sort_segments in {stage}/bitonic_sort.cu gave its program --segment")
