@@ -2126,7 +2126,8 @@ def gpus_model():
 
 
 def gpus_table():
-    """v16_multi_gpu on one and two GPUs, v7_register_tile and the copy, and the time model."""
+    """v16_multi_gpu on one and two GPUs, v7_register_tile, CUB's radix sort and the copy on one, and
+    the time model."""
     rows = recorded_rows("gpus")
     found = gpus_model()
     if not rows or found is None:
@@ -2137,14 +2138,24 @@ def gpus_table():
     measured, model, parts = found
     one = float(runs[("v16_multi_gpu", 1, 30)]["sort_ms"])
     two = runs[("v16_multi_gpu", 2, 31)]
-    fastest = runs.get(("v7_register_tile", 1, 30))
-    names = course.stage_names()
-    kernels = names[names.index("v16_multi_gpu") - 1]
-    against_v7 = (f", and **{measured / float(fastest['sort_ms']):.2f}x** the time of "
-                  f"`v7_register_tile`'s 2^30 on one (each GPU here sorts with {kernels}'s "
-                  f"kernels, which sort 2^30 keys on one GPU {float(fastest['sort_ms']) / one:.2f}x faster "
-                  "than v7)" if fastest else "")
-    inside = (f"Its exchange, timed inside the sort (the report's `exchange` line: CUDA events on "
+    both = float(runs[("v16_multi_gpu", 2, 30)]["sort_ms"])
+    radix = runs.get(("cub_radix", 1, 30))
+    against_radix = ""
+    if radix:
+        # What a user would run on one GPU for 2^30 keys, in copies of the array: a radix sort
+        # reads and writes the keys a few times, this stage's network once a pass.
+        cub, copy = float(radix["sort_ms"]), parts["copy"]
+        faster = "faster" if cub < both else "slower"
+        against_radix = (
+            f" On one GPU a user would run CUB's radix sort: it sorts 2^30 keys in {ms(cub)} ms "
+            f"({cub / copy:.1f} copies of the array), **{both / cub:.2f}x** {faster} than this "
+            f"stage on two GPUs ({ms(both)} ms) and {one / cub:.2f}x {'faster' if cub < one else 'slower'} "
+            f"than this stage on one, whose {runs[('v16_multi_gpu', 1, 30)]['passes']} passes take "
+            f"{one / copy:.0f} copies. Two GPUs make the network {one / both:.2f}x faster at 2^30 "
+            "and let it sort twice the keys; " +
+            ("they do not make it a rival of a radix sort on one GPU." if cub < both else
+             "at 2^30 they make it faster than a radix sort on one GPU."))
+    inside = (f"This stage's exchange at 2^31, timed inside the sort (the report's `exchange` line: CUDA events on "
               f"the GPU that was ready for it last, median of the timed sorts), took "
               f"{ms(float(two['exchange_ms']))} ms, {float(two['exchange_gb_s']):.0f} GB/s one "
               f"way: **{float(two['exchange_gb_s']) / parts['gb_s']:.0%}** of NCCL's speed alone "
@@ -2154,7 +2165,7 @@ def gpus_table():
               f"{link} in `nvidia-smi topo -m`")
     lines = [table(["program", "GPUs", "n", "passes (per GPU)", "sort ms", "total ms"], body), "",
              f"2^31 keys on two GPUs take **{measured / one:.2f}x** the time of this stage's "
-             f"2^30 on one{against_v7}. {inside} The time model, from the "
+             f"2^30 on one.{against_radix} {inside} The time model, from the "
              "parts measured alone:",
              "",
              table(["part", "ms"], [

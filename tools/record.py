@@ -199,7 +199,7 @@ CHUNKS = [
     fact("tops", "top_kernels", "where v10's top-k spends its time", 30),
     fact("packed", "packed_kernels", "the kernels of the packed radix sort", 45),
     fact("short_stages", "short_stages", "why v15 sorts short arrays more slowly than v8", 45),
-    experiment("gpus", "v16 on one GPU and on two, 2^30 and 2^31 keys", 180, gpus=2),
+    experiment("gpus", "v16 on one GPU and on two, 2^30 and 2^31 keys", 310, gpus=2),
     experiment("exchange", "NCCL's exchange between two GPUs alone", 30, program="nccl_exchange",
                gpus=2),
 ]
