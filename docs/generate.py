@@ -188,6 +188,30 @@ def record_seconds(record):
     return sum(timed), len(timed)
 
 
+def record_estimate(record):
+    """Minutes of the default record (tools/record.py without --all) on one GPU: each chunk's
+    seconds in `record` where it was timed, else the catalog's estimate."""
+    seconds = 0
+    for chunk in recorder.CHUNKS:
+        if chunk.optional or chunk.gpus > 1:
+            continue
+        entry = record.manifest["chunks"].get(chunk.name) or {}
+        seconds += entry.get("seconds") or chunk.seconds
+    return seconds / 60
+
+
+def chunk_sorting(record, name):
+    """'S s of its T s': the seconds the timed sorts of chunk `name` took on the GPU (each row's
+    median sort times its timed runs and the warm-up), against the seconds the chunk took."""
+    entry = record.manifest["chunks"][name]
+    sorting = 0.0
+    for experiment in entry["files"]:
+        for row in record.rows(experiment):
+            if row.get("chunk", name) == name and row.get("reps") and row.get("sort_ms"):
+                sorting += (int(row["reps"]) + 1) * float(row["sort_ms"]) / 1000
+    return f"{sorting:.0f} s of its {entry['seconds']} s"
+
+
 def record_status():
     """The chunks of the record the tables read, and those of tools/record.py's catalog it
     lacks: what each covers, the GPUs it needs, when it was recorded (or that it is left out,
@@ -265,8 +289,7 @@ def generated_blocks(tour, profile, network_dump):
         "swaps": lambda: tables.swaps_table(network_dump),
         "tally": lambda: tables.tally(tour, predictions()),
         "written-v0": lambda: tables.written_table(profile, "v0_naive", 27, "bitonic_step"),
-        "stride-classes": lambda: tables.stride_table(
-            profile, ["v0_naive", "v5_bank_free", "v6_multistep"]),
+        "stride-classes": lambda: tables.stride_table(profile, ["v0_naive"]),
         "profile-in-block": lambda: tables.profile_table(
             profile, ["v1_fused", "v2_shared", "v3_warp", "v4_half_threads"]),
         "v4-tile": lambda: tables.experiment_table(
@@ -435,6 +458,10 @@ INLINE_VALUES = {
     "record-minutes": lambda args, tour, profile: (
         f"{record_seconds(tables.RECORD)[0] / 60:.0f} minutes"),
     "record-chunks": lambda args, tour, profile: str(record_seconds(tables.RECORD)[1]),
+    "record-estimate": lambda args, tour, profile: (
+        f"{record_estimate(tables.RECORD):.0f} minutes"),
+    # NAME: the seconds chunk NAME's timed sorts took on the GPU, of the chunk's seconds.
+    "chunk-sorting": lambda args, tour, profile: chunk_sorting(tables.RECORD, args[0]),
     # S:COLUMN of the record's packed_kernels: cub_packed_radix on arrays of 2^S keys.
     "packed": lambda args, tour, profile: tables.packed_value(int(args[0]), args[1]),
     # STAGE:VARIANT:Q:KERNEL:COLUMN[:STEPS] of the record's occupancy.

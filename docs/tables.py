@@ -6,6 +6,7 @@ measured". docs/generate.py puts the results into the Markdown files.
 """
 import csv
 import os
+import re
 import statistics
 import subprocess
 
@@ -633,9 +634,10 @@ def stride_table(profile, stages, sizes=(20, 27)):
                              if durations else "")
             rows.append(cells)
     return (table(["stage", "n"] + [f"stride {name}" for name, _ in STRIDE_CLASSES], rows) +
-            "\nMedian launch time of `bitonic_step` (`multistep` from v6 on, by its largest "
-            "stride) in copies of the array, and in brackets the number of such launches in one "
-            "sort. " +
+            "\nMedian launch time of `bitonic_step`" +
+            (" (`multistep` from v6 on, by its largest stride)" if stages != ["v0_naive"] else
+             "") + " in copies of the array, and in brackets the number of such launches in "
+            "one sort. " +
             profile.source() + "\n")
 
 
@@ -1240,8 +1242,8 @@ def which_sort_table(tour):
             f"The fastest of the programs record {RECORD.name} ({RECORD.gpu()}) timed for each "
             "workload, stages and libraries alike (int32 keys, uniform; each program's median "
             "time), from the experiment named: the tour for one array, segment_stages for many "
-            "(2^27 keys in all), tops, and gpus across GPUs (no single-GPU rival timed there "
-            "yet). Data: " + (", ".join(data_files(name) for name in used) or "none recorded") +
+            "(2^27 keys in all), tops, and gpus for one GPU against two (2^30 keys) and for two "
+            "alone (2^31). Data: " + (", ".join(data_files(name) for name in used) or "none recorded") +
             ".\n")
 
 
@@ -2155,14 +2157,22 @@ def gpus_table():
             "and let it sort twice the keys; " +
             ("they do not make it a rival of a radix sort on one GPU." if cub < both else
              "at 2^30 they make it faster than a radix sort on one GPU."))
-    inside = (f"This stage's exchange at 2^31, timed inside the sort (the report's `exchange` line: CUDA events on "
-              f"the GPU that was ready for it last, median of the timed sorts), took "
-              f"{ms(float(two['exchange_ms']))} ms, {float(two['exchange_gb_s']):.0f} GB/s one "
-              f"way: **{float(two['exchange_gb_s']) / parts['gb_s']:.0%}** of NCCL's speed alone "
-              f"at the same size.")
     link = rows[0]["link"]
     joined = (f"NVLink ({link} in `nvidia-smi topo -m`)" if link.startswith("NV") else
               f"{link} in `nvidia-smi topo -m`")
+    # NV<k> in `nvidia-smi topo -m`: k NVLinks between the two GPUs. NVLink 3 and 4 (A100,
+    # H100, H200) carry 25 GB/s a direction per link, NVIDIA's datasheets: 450 GB/s for NV18.
+    links = int(link[2:]) if re.fullmatch(r"NV\d+", link) else 0
+    peak = (f", {parts['gb_s'] / (25 * links):.0%} of the {25 * links} GB/s a direction that "
+            f"{links} NVLinks carry at most, 25 GB/s each by NVIDIA's datasheets" if links else "")
+    inside = (f"This stage's exchange at 2^31, timed inside the sort (the report's `exchange` "
+              f"line: CUDA events on the GPU that was ready for it last, median of the timed "
+              f"sorts), took {ms(float(two['exchange_ms']))} ms, "
+              f"{float(two['exchange_gb_s']):.0f} GB/s one way: "
+              f"**{float(two['exchange_gb_s']) / parts['gb_s']:.0%}** of NCCL's speed alone at "
+              f"the same size ({parts['gb_s']:.0f} GB/s{peak}; the sort keeps the shorter of the "
+              "two GPUs' exchange times, NCCL alone times until both are done, so the ratio can "
+              "pass 100%).")
     lines = [table(["program", "GPUs", "n", "passes (per GPU)", "sort ms", "total ms"], body), "",
              f"2^31 keys on two GPUs take **{measured / one:.2f}x** the time of this stage's "
              f"2^30 on one.{against_radix} {inside} The time model, from the "
@@ -2181,7 +2191,8 @@ def gpus_table():
              f"Measured on two {two['device'].split(' x ')[-1]} joined by {joined}, driver "
              f"{rows[0]['nvidia_driver']}, CUDA "
              f"{rows[0]['cuda_runtime']}, NCCL_NVLS_ENABLE={rows[0]['nccl_nvls_enable']}, on "
-             f"{rows[0]['date']}, by `tools/experiments.py gpus exchange`; data: " +
+             f"{record_days(rows + recorded_rows('exchange'))}, by `tools/experiments.py gpus "
+             "exchange`; data: " +
              data_files("gpus") + " (each program's median of 5 timed sorts after one "
              "warm-up, validated against std::sort) and " + data_files("exchange") + " "
              "(`build/tools/nccl_exchange --gpus 2 --reps 5`). Across GPUs the sort times are the "

@@ -162,7 +162,8 @@ CHUNKS = [
     experiment("v9_directions", "v9's flips against directions (lab note flips)", 80,
                optional=True),
     experiment("v8_mirrored", "v8's flips against the mirrored network (chapter 10)", 80),
-    experiment("v9_mirrored", "v9's flips against the mirrored network (lab note flips)", 80),
+    experiment("v9_mirrored", "v9's flips against the mirrored network (lab note flips)", 80,
+               optional=True),
     experiment("v13_groups", "v13's group sizes (lab note groups)", 150),
     experiment("v13_passes", "v13's variants with fewer passes (lab note passes)", 150),
     experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
@@ -198,7 +199,8 @@ CHUNKS = [
     fact("long_items", "long_items", "v13's argsort of one long array, launch by launch", 120),
     fact("tops", "top_kernels", "where v10's top-k spends its time", 30),
     fact("packed", "packed_kernels", "the kernels of the packed radix sort", 45),
-    fact("short_stages", "short_stages", "why v15 sorts short arrays more slowly than v8", 45),
+    fact("short_stages", "short_stages", "why v15 sorts short arrays more slowly than v8 (lab "
+         "note many_arrays)", 45, optional=True),
     experiment("gpus", "v16 on one GPU and on two, 2^30 and 2^31 keys", 310, gpus=2),
     experiment("exchange", "NCCL's exchange between two GPUs alone", 30, program="nccl_exchange",
                gpus=2),
@@ -416,17 +418,18 @@ def redefined(entry, chunk, sources=None):
 
 
 def list_chunks(recorder, chunks):
-    total = {False: 0, True: 0}
+    # Seconds of the default record on one GPU, of its chunks that need two, and of --all's.
+    total = {"one": 0, "two": 0, "all": 0}
     for chunk in chunks:
         estimate = recorder.estimate(chunk)
-        total[chunk.optional] += estimate
+        total["all" if chunk.optional else "two" if chunk.gpus > 1 else "one"] += estimate
         mark = " (--all)" if chunk.optional else ""
         print(f"{chunk.name:16} {estimate:5.0f} s  {recorder.status(chunk):28} "
               f"{chunk.covers}{mark}")
     optional = sum(chunk.optional for chunk in chunks)
-    print(f"{len(chunks) - optional} chunks, about {total[False] / 60:.0f} minutes on this "
-          f"record's GPU ({recorder.record.gpu()}), and {optional} that only the lab notes read "
-          f"(--all), about {total[True] / 60:.0f} more")
+    print(f"{len(chunks) - optional} chunks, about {total['one'] / 60:.0f} minutes on one of "
+          f"this record's GPUs ({recorder.record.gpu()}) and {total['two'] / 60:.0f} on two; "
+          f"{optional} that only the lab notes read (--all), about {total['all'] / 60:.0f} more")
 
 
 def build(folder, gpus):

@@ -25,11 +25,11 @@
 //
 // Prediction
 //   On two GPUs, 2^31 keys take the time of one GPU's sort of 2^30, plus one exchange of 4 GiB
-//   each way at the link's bandwidth, one keep_half (about a copy of the array) and one merge
-//   of 2^30 keys (2 group_steps passes of global strides and one on neighbouring keys, about 3
-//   copies): a few tens of ms on top of a sort of 2^30 keys, well within the issue's 1.35x of
-//   this program's sort of 2^30 keys on one GPU when the GPUs share NVLink. On one GPU (P = 1)
-//   nothing changes from v15.
+//   each way at the link's bandwidth, one keep_half (two arrays read, one written: about 1.5
+//   copies of the array) and one merge of 2^30 keys (2 group_steps passes of global strides and
+//   one on neighbouring keys, about 3 copies): a few tens of ms on top of a sort of 2^30 keys,
+//   under 1.35x this program's sort of 2^30 keys on one GPU when the GPUs share NVLink. On one
+//   GPU (P = 1) nothing changes from v15.
 //   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v15's sort: the same
 //   time.
 //

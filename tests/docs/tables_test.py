@@ -496,7 +496,8 @@ check(kept == "three times faster" and marked.startswith("[Not so on record none
       "a claim that holds keeps its sentence; one that does not is named and marked")
 
 # What only the lab notes read (chunks of record.py --all) the README and the chapters may not.
-check(generate.notes_only_experiments() == {"v9_directions", "pipes", "directions", "words"},
+check(generate.notes_only_experiments() == {"v9_directions", "v9_mirrored", "pipes", "directions",
+                                             "words", "short_stages"},
       "the experiments only optional chunks write: those the lab notes alone read")
 
 
