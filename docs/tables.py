@@ -2148,10 +2148,11 @@ def gpus_table():
         # reads and writes the keys a few times, this stage's network once a pass.
         cub, copy = float(radix["sort_ms"]), parts["copy"]
         faster = "faster" if cub < both else "slower"
+        faster_one = "faster" if cub < one else "slower"
         against_radix = (
             f" On one GPU a user would run CUB's radix sort: it sorts 2^30 keys in {ms(cub)} ms "
             f"({cub / copy:.1f} copies of the array), **{both / cub:.2f}x** {faster} than this "
-            f"stage on two GPUs ({ms(both)} ms) and {one / cub:.2f}x {'faster' if cub < one else 'slower'} "
+            f"stage on two GPUs ({ms(both)} ms) and {one / cub:.2f}x {faster_one} "
             f"than this stage on one, whose {runs[('v16_multi_gpu', 1, 30)]['passes']} passes take "
             f"{one / copy:.0f} copies. Two GPUs make the network {one / both:.2f}x faster at 2^30 "
             "and let it sort twice the keys; " +

@@ -432,6 +432,24 @@ with tempfile.TemporaryDirectory() as results:
           "a record's experiment: its current chunks' rows and files in the manifest's order; a "
           "chunk with a row of changed code left out whole, and named")
 
+# The record's budget: the GPU's sorts of one chunk against its seconds (each row's median sort
+# times its timed runs and its warm-up), and the default record's minutes on one GPU.
+with tempfile.TemporaryDirectory() as results:
+    os.makedirs(os.path.join(results, "made_up"))
+    code = records.fingerprint("copy")
+    course.write_csv(os.path.join(results, "made_up", "tour-29.csv"),
+                     [{"program": "copy", "n": "1", "reps": "3", "sort_ms": "1000", "code": code},
+                      {"program": "copy", "n": "2", "reps": "1", "sort_ms": "500", "code": code}])
+    with open(os.path.join(results, "made_up", records.MANIFEST), "w") as file:
+        json.dump({"gpu": "a GPU", "chunks": {"tour-29": {
+            "files": {"tour": "tour-29.csv"}, "covers": "tour-29", "seconds": 60}}}, file)
+    made_up = records.Record("made_up", results)
+    catalog = [chunk for chunk in generate.recorder.CHUNKS if not chunk.optional and chunk.gpus < 2]
+    others = sum(chunk.seconds for chunk in catalog if chunk.name != "tour-29")
+    check(generate.chunk_sorting(made_up, "tour-29") == "5 s of its 60 s" and
+          abs(generate.record_estimate(made_up) - (others + 60) / 60) < 1e-9,
+          "a chunk's sorting seconds against its own; the default record's minutes on one GPU, "
+          "a timed chunk's seconds in place of the catalog's estimate")
 
 # Claims (c: blocks): a sentence kept as written while its comparison holds on the record.
 class ClaimTour:
