@@ -1243,8 +1243,8 @@ def which_sort_table(tour):
             "workload, stages and libraries alike (int32 keys, uniform; each program's median "
             "time), from the experiment named: the tour for one array, segment_stages for many "
             "(2^27 keys in all), tops, and gpus for one GPU against two (2^30 keys) and for two "
-            "alone (2^31). Data: " + (", ".join(data_files(name) for name in used) or "none recorded") +
-            ".\n")
+            "alone (2^31). Data: " +
+            (", ".join(data_files(name) for name in used) or "none recorded") + ".\n")
 
 
 def segment_stages_faster_up_to(values=False):
@@ -2128,8 +2128,8 @@ def gpus_model():
 
 
 def gpus_table():
-    """v16_multi_gpu on one and two GPUs, v7_register_tile, CUB's radix sort and the copy on one, and
-    the time model."""
+    """v16_multi_gpu on one and two GPUs, v7_register_tile, CUB's radix sort and the copy on
+    one, and the time model."""
     rows = recorded_rows("gpus")
     found = gpus_model()
     if not rows or found is None:
