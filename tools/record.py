@@ -104,6 +104,23 @@ def fact(name, experiment_name, covers, seconds, optional=False):
                  optional=optional)
 
 
+def distributions():
+    """Every stage on every distribution at 2^27, in two chunks of half the stages each: 119
+    runs of about 5 s each (the keys made and sorted by std::sort for the check take most of a
+    run) would pass the 8 minutes a chunk may take. A stage's runs stay in one chunk, so the
+    ratios to its uniform keys are of one run."""
+    names = course.stage_names()
+    halves = [names[:len(names) // 2], names[len(names) // 2:]]
+    return [Chunk(f"distributions-{part}",
+                  [tool("experiments.py", "--build", "{build}", "--out", "{out}",
+                        "--distribution-sizes", "27", "--stages", ",".join(stages),
+                        "distributions")],
+                  {"distributions": "distributions.csv"},
+                  f"{stages[0]} .. {stages[-1]} on every distribution at 2^27", 330,
+                  every_stage=True)
+            for part, stages in zip("ab", halves)]
+
+
 # The variants whose machine code the sass chunk counts beside the stages' (chapters 8 to 11).
 SASS_VARIANTS = ("v7_unpadded,v8_unpadded,v8_keys8,v8_lanes_mad,v8_round256,v9_minmax_lanes,"
                  "v9_swap_source,v9_one_compare,v9_double_minmax,v9_split_items,v8_directions,"
@@ -112,7 +129,10 @@ SASS_VARIANTS = ("v7_unpadded,v8_unpadded,v8_keys8,v8_lanes_mad,v8_round256,v9_m
 PROFILE_VARIANTS = ("v13_group13,v13_group15,v13_group15_keys64,v13_span,v13_span_tile4096,"
                     "v14_tile4096,v14_padded,v14_padded_tile4096,v15_padded")
 
-# The record, in the order it is made: what the README and the chapters quote first.
+# The record, in the order it is made: what the README and the chapters quote first. Each
+# chunk's seconds are its estimate until it is recorded; for the experiments not yet recorded on
+# the H200 they count about 5.7 s a run of 2^27 keys (3.7 s with --segment) and 22 s at 2^29,
+# as the recorded chunks took, the keys made and checked on the host taking most of a run.
 CHUNKS = [
     Chunk("registers", [tool("registers.py", "--arch", "{arch}", "--csv", "{out}/registers.csv")],
           {"registers": "registers.csv"},
@@ -133,28 +153,27 @@ CHUNKS = [
           {"sass_memory": "sass_memory.csv"}, "the machine code's memory, shuffle, barrier, "
           "min/max, select, compare and logic instructions of every stage's kernels and of the "
           "variants of chapters 8 to 11 (cuobjdump)", 60, needs="cuobjdump", every_stage=True),
-    experiment("distributions", "every stage on every distribution at 2^24 and 2^27", 300,
-               every_stage=True),
+    *distributions(),
     experiment("spread", "every stage in five separate runs at 2^11, 2^15, 2^17 and 2^20", 240,
                every_stage=True),
     experiment("small_arrays", "v7 and the libraries at 2^10 .. 2^14, five runs each", 120),
     experiment("barriers", "v0's launches, a CUDA Graph and grid.sync() at 2^10 .. 2^24", 60,
                program="barriers"),
     experiment("segments", "v8 against the libraries' segmented sorts and torch.sort, arrays "
-               "of 2 .. 2^27 keys", 300),
+               "of 2 .. 2^27 keys", 370),
     experiment("segment_stages", "the stages from v8 on against the rivals, arrays of 8 .. 2^20 "
                "keys, keys and argsorts", 330),
     experiment("argsorts", "v9's argsort against the libraries' and torch.sort, arrays of "
-               "2 .. 2^16 keys", 240),
+               "2 .. 2^16 keys", 420),
     experiment("word_argsorts", "the lab's argsorts against v9's, arrays of 2 .. 2^12 keys",
-               150),
+               220),
     experiment("tops", "v10's top-k against torch.topk and its full sort", 120),
     experiment("floats", "v11 on floats against ints and torch", 90),
     experiment("v4_tile", "v4's tile halved (chapter 6)", 30),
     experiment("v6_steps", "v6 with 3 .. 6 steps a pass (chapter 8)", 60),
     experiment("v7_tile", "v7's tile and keys per thread (chapter 9)", 45),
     experiment("v7_padding", "v7 with and without its tile's padding (chapter 9)", 20),
-    experiment("v8_mapping", "v8's tile and keys per thread on many arrays (chapter 10)", 120),
+    experiment("v8_mapping", "v8's tile and keys per thread on many arrays (chapter 10)", 130),
     experiment("v8_pipes", "v8's pipe variants on many arrays (lab note pipes)", 270),
     experiment("v9_mapping", "v9's items per thread on many arrays (chapter 11)", 90),
     experiment("v9_compare", "v9's compares on many arrays (lab note lane_compare)", 200),
@@ -164,10 +183,10 @@ CHUNKS = [
     experiment("v8_mirrored", "v8's flips against the mirrored network (chapter 10)", 80),
     experiment("v9_mirrored", "v9's flips against the mirrored network (lab note flips)", 80,
                optional=True),
-    experiment("v13_groups", "v13's group sizes (lab note groups)", 150),
-    experiment("v13_passes", "v13's variants with fewer passes (lab note passes)", 150),
+    experiment("v13_groups", "v13's group sizes (lab note groups)", 170),
+    experiment("v13_passes", "v13's variants with fewer passes (lab note passes)", 260),
     experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
-    experiment("v14_span", "v14 and its variants against CUB (chapter 16)", 150),
+    experiment("v14_span", "v14 and its variants against CUB (chapter 16)", 200),
     experiment("v14_argsorts", "v14's argsort of one long array (chapter 16)", 60),
     experiment("v15_tile", "v15 and its padded variant against CUB (chapter 17)", 150),
     experiment("v15_argsorts", "v15's argsort of one long array (chapter 17)", 60),
