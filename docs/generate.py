@@ -856,17 +856,18 @@ def claim(key, pinned, text, builds):
     """The sentence of a c: block as written, checked in the record that holds the most of the
     runs its values read (from_best_record); where it does not hold, the claim is listed in
     builds.false_claims and the sentence marked. A claim no record holds the runs of is listed
-    as unchecked."""
+    as unchecked and says so after its sentence."""
     if MARKER.search(text):
         raise UnknownBlock(f"{key}: a claim's sentence holds a generated block, which would not "
                            "be regenerated")
-    # The mark of an earlier build is not part of the sentence: one mark, or none once it holds.
-    text = FALSE_MARK.sub("", text)
+    # The marks of an earlier build are not part of the sentence: one mark, or none once it
+    # holds.
+    text = UNCHECKED_MARK.sub("", FALSE_MARK.sub("", text))
     found, shortfall, build = from_best_record(builds, pinned,
                                                lambda build: check_claim(key, build))
     if found is None or shortfall[0] > 0:
         builds.unchecked_claims.append(f"{builds.path}: {key}")
-        return text
+        return text + unchecked_mark(builds.path)
     holds, compared = found
     if holds:
         return text
@@ -876,8 +877,17 @@ def claim(key, pinned, text, builds):
     return f"[Not so on record {name}: {compared}.] " + text
 
 
-# What claim() puts before a sentence that does not hold.
+# What claim() puts before a sentence that does not hold, and after one no record could check:
+# a small link to what that means (docs/results/README.md, "Claims not yet checked").
 FALSE_MARK = re.compile(r"^(?:\[Not so on record [^\]]*\.\] )+")
+UNCHECKED_MARK = re.compile(r"(?:<sup>\[unchecked\]\([^)]*\)</sup>)+$")
+
+
+def unchecked_mark(path):
+    """The mark after an unchecked claim in the Markdown file `path`, linking from there."""
+    folder = os.path.dirname(path or "README.md")
+    target = os.path.relpath(os.path.join("docs", "results", "README.md"), folder or ".")
+    return f"<sup>[unchecked]({target}#claims-not-yet-checked)</sup>"
 
 
 def fill_markdown(text, builds):

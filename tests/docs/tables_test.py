@@ -513,6 +513,33 @@ check(kept == "three times faster" and marked.startswith("[Not so on record none
                                         "'faster at 2^20'"],
       "a claim that holds keeps its sentence; one that does not is named and marked")
 
+
+# A claim whose values no record measured (2^19 of `fast`, on a record that lacks runs) is
+# listed and marked after its sentence, with a link to what that means from the file it is in;
+# built again, one mark.
+class LackingBuilds(ClaimBuilds):
+    def use(self, record=None):
+        found = ClaimBuilds.use(self, record)
+        found.record.incomplete = lambda touched: True
+        return found
+
+
+lacking = LackingBuilds()
+unchecked = generate.claim("c:v:time:fast:19 lt 2", "", "quick at 2^19", lacking)
+lacking.path = os.path.join("docs", "notes", "made_up.md")
+again = generate.claim("c:v:time:fast:19 lt 2", "", unchecked, lacking)
+lacking.path = "README.md"
+top = generate.claim("c:v:time:fast:19 lt 2", "", unchecked, lacking)
+check(unchecked == "quick at 2^19<sup>[unchecked](results/README.md#claims-not-yet-checked)</sup>"
+      and again == "quick at 2^19<sup>[unchecked](../results/README.md#claims-not-yet-checked)"
+      "</sup>" and top.endswith("(docs/results/README.md#claims-not-yet-checked)</sup>") and
+      top.count("<sup>") == 1 and lacking.unchecked_claims[-3:] ==
+      ["docs/made_up.md: c:v:time:fast:19 lt 2",
+       os.path.join("docs", "notes", "made_up.md") + ": c:v:time:fast:19 lt 2",
+       "README.md: c:v:time:fast:19 lt 2"],
+      "a claim no record could check is listed and marked once, linking from its file to what "
+      "the mark means")
+
 # What only the lab notes read (chunks of record.py --all) the README and the chapters may not.
 check(generate.notes_only_experiments() == {"v9_directions", "v9_mirrored", "pipes", "directions",
                                              "words", "short_stages"},
