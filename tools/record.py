@@ -133,8 +133,9 @@ PROFILE_VARIANTS = ("v13_group13,v13_group15,v13_group15_keys64,v13_span,v13_spa
 
 # The record, in the order it is made: what the README and the chapters quote first. Each
 # chunk's seconds are its estimate until it is recorded; for the experiments not yet recorded on
-# the H200 they count about 5.7 s a run of 2^27 keys (3.7 s with --segment) and 22 s at 2^29,
-# as the recorded chunks took, the keys made and checked on the host taking most of a run.
+# the H200 they count about 5.7 s a run of 2^27 keys (3.7 s with --segment; more for argsorts,
+# whose check also reads the positions) and 22 s at 2^29, as one program took on the H200, the
+# keys made and checked on the host taking most of a run.
 CHUNKS = [
     Chunk("registers", [tool("registers.py", "--arch", "{arch}", "--csv", "{out}/registers.csv")],
           {"registers": "registers.csv"},
