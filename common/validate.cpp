@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <thread>
 
 #include "float_order.h"
@@ -123,65 +124,113 @@ std::vector<int> first_of_arrays(const std::vector<int> &keys, std::uint64_t seg
 
 namespace {
 
+// How many keys of the sorted run a[0, m) come before output position k of its merge with the
+// sorted run b[0, n): std::merge's order, in which a's key goes first on a tie. A binary search
+// for the split i of k = i + j. Example: a = {1, 3, 5}, b = {2, 4}, k = 3 (the output's 1, 2, 3
+// come first): co_rank = 2, as 1 and 3 of a and 2 of b fill positions 0 .. 2.
 template <typename Before>
-void parallel_sort(std::vector<int> &keys, Before before) {
-  const std::size_t n = keys.size();
-  unsigned pieces = 1;
-  // Below a million keys one thread is quick enough; above, use up to 16 threads in a power
-  // of two, so that the merge rounds pair pieces up evenly.
-  if (n >= (std::size_t{1} << 20)) {
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    while (pieces * 2 <= std::min(cores, 16u)) {
-      pieces *= 2;
+std::size_t co_rank(std::size_t k, const int *a, std::size_t m, const int *b, std::size_t n,
+                    Before before) {
+  std::size_t low = k > n ? k - n : 0;
+  std::size_t high = std::min(k, m);
+  while (low < high) {
+    const std::size_t i = low + (high - low) / 2;
+    // i < high <= k, so j = k - i >= 1; a[i] going before b[j - 1] means more of a come first.
+    if (!before(b[k - i - 1], a[i])) {
+      low = i + 1;
+    } else {
+      high = i;
     }
   }
-  if (pieces == 1) {
-    std::sort(keys.begin(), keys.end(), before);
-    return;
+  return low;
+}
+
+// Merges the sorted runs source[lo, middle) and source[middle, hi) into target[lo, hi) as
+// `parts` slices of the output, each on a thread of its own (added to `threads`).
+template <typename Before>
+void merge_in_slices(const int *source, int *target, std::size_t lo, std::size_t middle,
+                     std::size_t hi, unsigned parts, Before before,
+                     std::vector<std::thread> &threads) {
+  const int *a = source + lo;
+  const int *b = source + middle;
+  const std::size_t m = middle - lo;
+  const std::size_t n = hi - middle;
+  for (unsigned part = 0; part < parts; ++part) {
+    threads.emplace_back([=] {
+      const std::size_t first = (m + n) * part / parts;
+      const std::size_t last = (m + n) * (part + 1) / parts;
+      const std::size_t i0 = co_rank(first, a, m, b, n, before);
+      const std::size_t i1 = co_rank(last, a, m, b, n, before);
+      std::merge(a + i0, a + i1, b + (first - i0), b + (last - i1), target + lo + first, before);
+    });
   }
+}
+
+template <typename Before>
+std::vector<int> parallel_sorted_copy(const std::vector<int> &keys, unsigned pieces,
+                                      Before before) {
+  const std::size_t n = keys.size();
+  std::vector<int> sorted(n);
+  if (pieces <= 1) {
+    std::copy(keys.begin(), keys.end(), sorted.begin());
+    std::sort(sorted.begin(), sorted.end(), before);
+    return sorted;
+  }
+  // Each round of merges writes into the other buffer, so the pieces start in the buffer that
+  // lets the last round write `sorted`. The scratch buffer is not zeroed first: its pages are
+  // first touched by the threads that fill it, at once.
+  std::unique_ptr<int[]> scratch(new int[n]);
+  unsigned rounds = 0;
+  while ((1u << rounds) < pieces) {
+    ++rounds;
+  }
+  int *source = rounds % 2 == 0 ? sorted.data() : scratch.get();
+  int *target = rounds % 2 == 0 ? scratch.get() : sorted.data();
   auto bound = [&](std::size_t piece) { return n * piece / pieces; };
   std::vector<std::thread> threads;
   for (unsigned piece = 0; piece < pieces; ++piece) {
     threads.emplace_back([&, piece] {
-      std::sort(keys.begin() + bound(piece), keys.begin() + bound(piece + 1), before);
+      std::copy(keys.begin() + bound(piece), keys.begin() + bound(piece + 1),
+                source + bound(piece));
+      std::sort(source + bound(piece), source + bound(piece + 1), before);
     });
   }
   for (std::thread &thread : threads) {
     thread.join();
   }
-  // Merge neighbouring sorted runs in rounds: runs of 1 piece into runs of 2, then 4, ...
-  std::vector<int> buffer(n);
-  std::vector<int> *source = &keys;
-  std::vector<int> *target = &buffer;
+  // Merge neighbouring sorted runs in rounds: runs of 1 piece into runs of 2, then 4, ...; each
+  // merge of two runs of `width` pieces is cut into 2 x width slices, so every round keeps all
+  // `pieces` threads at work (the last round, one merge, too).
   for (unsigned width = 1; width < pieces; width *= 2) {
     threads.clear();
     for (unsigned piece = 0; piece < pieces; piece += 2 * width) {
-      threads.emplace_back([&, piece] {
-        const auto begin = source->begin();
-        std::merge(begin + bound(piece), begin + bound(piece + width), begin + bound(piece + width),
-                   begin + bound(piece + 2 * width), target->begin() + bound(piece), before);
-      });
+      merge_in_slices(source, target, bound(piece), bound(piece + width),
+                      bound(piece + 2 * width), 2 * width, before, threads);
     }
     for (std::thread &thread : threads) {
       thread.join();
     }
     std::swap(source, target);
   }
-  if (source != &keys) {
-    keys.swap(buffer);
-  }
+  return sorted;
 }
 
 }  // namespace
 
-std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending) {
-  std::vector<int> sorted(keys);
-  if (ascending) {
-    parallel_sort(sorted, std::less<int>());
-  } else {
-    parallel_sort(sorted, std::greater<int>());
+std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending, unsigned threads) {
+  if (threads == 0) {
+    // Below a million keys one thread is quick enough; above, up to 16 threads in a power of
+    // two, so that the merge rounds pair pieces up evenly.
+    threads = 1;
+    if (keys.size() >= (std::size_t{1} << 20)) {
+      const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+      while (threads * 2 <= std::min(cores, 16u)) {
+        threads *= 2;
+      }
+    }
   }
-  return sorted;
+  return ascending ? parallel_sorted_copy(keys, threads, std::less<int>())
+                   : parallel_sorted_copy(keys, threads, std::greater<int>());
 }
 
 void std_sort_segments(int *keys, std::size_t arrays, std::size_t segment, bool ascending) {

@@ -162,6 +162,26 @@ TEST_CASE("std_sorted_copy equals std::sort, on one thread and on many") {
   }
 }
 
+TEST_CASE("std_sorted_copy's merges in slices: every thread count, ties across slice bounds") {
+  // Each round's merges are cut into slices of the output at co-ranks: a slice may start inside
+  // a run of equal keys, or take every key from one run. Few-unique and extremes keys put long
+  // runs of ties across the bounds, and 16 threads on 3 keys leave most pieces empty.
+  for (std::size_t n : {std::size_t{3}, std::size_t{100}, std::size_t{4099}, std::size_t{65536}}) {
+    for (unsigned threads : {1u, 2u, 4u, 8u, 16u}) {
+      for (Distribution distribution : {Distribution::kUniform, Distribution::kFewUnique,
+                                        Distribution::kExtremes, Distribution::kSorted,
+                                        Distribution::kReversed, Distribution::kEqual}) {
+        for (const bool ascending : {true, false}) {
+          const std::vector<int> input = generate_keys(distribution, n, 11);
+          INFO("n = " << n << ", threads = " << threads << ", "
+                      << distribution_name(distribution) << (ascending ? ", asc" : ", desc"));
+          CHECK(std_sorted_copy(input, ascending, threads) == std_sorted(input, ascending));
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("std_sorted_segments_copy sorts every array on its own, on one thread and on many") {
   // 2^20 keys and more are shared out among several threads, a whole number of arrays each.
   for (std::size_t n : {std::size_t{8}, std::size_t{1} << 12, (std::size_t{1} << 20) + 3072,
