@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "float_order.h"
+#include "host_sort.h"
 
 Validation compare_keys(const std::vector<int> &expected, const std::vector<int> &found,
                         std::size_t max_listed) {
@@ -204,8 +205,8 @@ std::vector<int> parallel_sorted_copy(const std::vector<int> &keys, unsigned pie
   for (unsigned width = 1; width < pieces; width *= 2) {
     threads.clear();
     for (unsigned piece = 0; piece < pieces; piece += 2 * width) {
-      merge_in_slices(source, target, bound(piece), bound(piece + width),
-                      bound(piece + 2 * width), 2 * width, before, threads);
+      merge_in_slices(source, target, bound(piece), bound(piece + width), bound(piece + 2 * width),
+                      2 * width, before, threads);
     }
     for (std::thread &thread : threads) {
       thread.join();
@@ -231,17 +232,6 @@ std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending, u
   }
   return ascending ? parallel_sorted_copy(keys, threads, std::less<int>())
                    : parallel_sorted_copy(keys, threads, std::greater<int>());
-}
-
-void std_sort_segments(int *keys, std::size_t arrays, std::size_t segment, bool ascending) {
-  for (std::size_t array = 0; array < arrays; ++array) {
-    int *begin = keys + array * segment;
-    if (ascending) {
-      std::sort(begin, begin + segment);
-    } else {
-      std::sort(begin, begin + segment, std::greater<int>());
-    }
-  }
 }
 
 std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,

@@ -56,10 +56,6 @@ std::vector<int> first_of_arrays(const std::vector<int> &keys, std::uint64_t seg
 std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending,
                                  unsigned threads = 0);
 
-// Sorts each of the `arrays` arrays of `segment` consecutive keys from `keys` on its own with
-// std::sort, on this thread (the std::sort baseline, and each thread of the copy below).
-void std_sort_segments(int *keys, std::size_t arrays, std::size_t segment, bool ascending);
-
 // What std::sort makes of every array of `segment` consecutive keys, each sorted on its own
 // (keys.size() a multiple of segment), on several threads for large inputs.
 std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,

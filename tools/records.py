@@ -16,8 +16,7 @@ comment does not change what runs), which are
                  that a change there does not make every record stale;
   a variant      its stage's sources and its edits in tools/variants.txt;
   a baseline     tools/baselines.cu and what it includes, with the same parts of common/ (and
-                 for std::sort, which the driver times on the host, driver.cpp and
-                 validate.cpp);
+                 for std::sort, which is timed on the host, common/host_sort.cpp);
   a lab program  its source in tools/ (word_argsort.cu, barriers.cu, torch_rows.py, ...) and
                  what it includes.
 
@@ -156,8 +155,8 @@ def measured_files(program, sources, with_variants=False):
         if lab == "barriers":
             files += included(sources, ["v0_naive/bitonic_sort.cu"], ["v0_naive", "common"])
         if program == "std_sort":
-            # std::sort is timed on the host, by the driver, not by sort_runner.cu.
-            files += included(sources, ["common/driver.cpp", "common/validate.cpp"], ["common"])
+            # std::sort is timed on the host, by host_sort.cpp, not by sort_runner.cu.
+            files += included(sources, ["common/host_sort.cpp"], ["common"])
         return files + ([] if lab == "torch" else timing_files(sources)), ""
     variant = sources.variants().get(program)
     if variant:

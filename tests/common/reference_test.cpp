@@ -168,13 +168,13 @@ TEST_CASE("std_sorted_copy's merges in slices: every thread count, ties across s
   // runs of ties across the bounds, and 16 threads on 3 keys leave most pieces empty.
   for (std::size_t n : {std::size_t{3}, std::size_t{100}, std::size_t{4099}, std::size_t{65536}}) {
     for (unsigned threads : {1u, 2u, 4u, 8u, 16u}) {
-      for (Distribution distribution : {Distribution::kUniform, Distribution::kFewUnique,
-                                        Distribution::kExtremes, Distribution::kSorted,
-                                        Distribution::kReversed, Distribution::kEqual}) {
+      for (Distribution distribution :
+           {Distribution::kUniform, Distribution::kFewUnique, Distribution::kExtremes,
+            Distribution::kSorted, Distribution::kReversed, Distribution::kEqual}) {
         for (const bool ascending : {true, false}) {
           const std::vector<int> input = generate_keys(distribution, n, 11);
-          INFO("n = " << n << ", threads = " << threads << ", "
-                      << distribution_name(distribution) << (ascending ? ", asc" : ", desc"));
+          INFO("n = " << n << ", threads = " << threads << ", " << distribution_name(distribution)
+                      << (ascending ? ", asc" : ", desc"));
           CHECK(std_sorted_copy(input, ascending, threads) == std_sorted(input, ascending));
         }
       }
