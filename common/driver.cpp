@@ -2,7 +2,6 @@
 #include "driver.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <iostream>
@@ -14,6 +13,7 @@
 #include "errors.h"
 #include "float_order.h"
 #include "host_memory.h"
+#include "host_sort.h"
 #include "key_files.h"
 #include "keys.h"
 #include "padding.h"

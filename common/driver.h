@@ -6,8 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "host_sort.h"
 #include "sort_runner.h"
+
+// A sort on the host, for the CPU baseline: arrays of `segment` keys sorted separately
+// (segment == keys.size(): one array).
+using HostSort = std::function<void(std::vector<int> &keys, std::size_t segment, bool ascending)>;
 
 // What kind of sort a program runs; the driver treats each kind its own way.
 enum class Kind {

@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
+
+#include "validate.h"
 
 void std_sort_segments(int *keys, std::size_t arrays, std::size_t segment, bool ascending) {
   for (std::size_t array = 0; array < arrays; ++array) {

@@ -1,24 +1,18 @@
-// host_sort.h: std::sort on the host, as the std_sort baseline times it. Its own file so that a
-// record of the baseline (tools/records.py) changes with this code alone, not with the driver or
-// the validation around it.
+// host_sort.h: std::sort on the host: how the std_sort baseline is timed, and the reference of
+// validate.h on a chosen number of threads. The baseline's code is in host_sort.cpp alone (with
+// std_sort_segments, declared in validate.h), so that a record of it (tools/records.py) changes
+// with that file, not with the driver or the validation around it.
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <vector>
 
-#include "sort_runner.h"
-
-// A sort on the host, for the CPU baseline: arrays of `segment` keys sorted separately
-// (segment == keys.size(): one array).
-using HostSort = std::function<void(std::vector<int> &keys, std::size_t segment, bool ascending)>;
-
-// Sorts each of the `arrays` arrays of `segment` consecutive keys from `keys` on its own with
-// std::sort, on this thread (the std::sort baseline, and each thread of the reference of
-// std_sorted_segments_copy in validate.h).
-void std_sort_segments(int *keys, std::size_t arrays, std::size_t segment, bool ascending);
+#include "driver.h"
 
 // Times `sort` on a fresh copy of `input` `reps` times: the median on the host's clock, with the
 // last copy's result as the output.
 TimedRun time_host_sort(const HostSort &sort, const std::vector<int> &input, std::size_t segment,
                         bool ascending, int reps);
+
+// std_sorted_copy (validate.h) on `threads` threads, a power of two: the tests try every count.
+std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending, unsigned threads);

@@ -48,13 +48,16 @@ std::string check_indices(const std::vector<int> &input, const std::vector<int> 
 std::vector<int> first_of_arrays(const std::vector<int> &keys, std::uint64_t segment,
                                  std::uint64_t kept);
 
-// What std::sort makes of keys (with std::greater for descending). Large inputs are cut into
-// pieces that std::sort handles on several threads, then merged with std::merge, every thread
-// merging a slice of each round's output: the same result, several times sooner on a machine
-// with many cores. `threads` (a power of two) sets how many; 0 takes up to 16, as the cores
-// allow, from 2^20 keys on.
-std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending,
-                                 unsigned threads = 0);
+// What std::sort makes of keys (with std::greater for descending). From 2^20 keys on they are
+// cut into pieces that std::sort handles on up to 16 threads, as the cores allow, then merged
+// with std::merge, every thread merging a slice of each round's output: the same result, several
+// times sooner on a machine with many cores (host_sort.h has the form that takes the count).
+std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending);
+
+// Sorts each of the `arrays` arrays of `segment` consecutive keys from `keys` on its own with
+// std::sort, on this thread (the std::sort baseline, and each thread of the copy below); in
+// host_sort.cpp, with the baseline's timing.
+void std_sort_segments(int *keys, std::size_t arrays, std::size_t segment, bool ascending);
 
 // What std::sort makes of every array of `segment` consecutive keys, each sorted on its own
 // (keys.size() a multiple of segment), on several threads for large inputs.

@@ -10,6 +10,7 @@
 #include <climits>
 #include <functional>
 
+#include "host_sort.h"
 #include "keys.h"
 #include "padding.h"
 #include "reference_network.h"
