@@ -155,7 +155,8 @@ CHUNKS = [
                         "{out}/sass_memory.csv", "--variants", SASS_VARIANTS)],
           {"sass_memory": "sass_memory.csv"}, "the machine code's memory, shuffle, barrier, "
           "min/max, select, compare and logic instructions of every stage's kernels and of the "
-          "variants of chapters 8 to 11 (cuobjdump)", 60, needs="cuobjdump", every_stage=True),
+          "variants of chapters 8 to 11 (cuobjdump; no GPU needed)", 60, gpus=0,
+          needs="cuobjdump", every_stage=True),
     *distributions(),
     experiment("spread", "every stage in five separate runs at 2^11, 2^15, 2^17 and 2^20", 240,
                every_stage=True),
@@ -454,13 +455,14 @@ def list_chunks(recorder, chunks):
           f"{optional} that only the lab notes read (--all), about {total['all'] / 60:.0f} more")
 
 
-def build(folder, gpus):
-    """Configures and compiles the course into `folder`, with every variant of
-    tools/variants.txt where a GPU is here to run them (all at once: on many cores that is
-    quicker than one at a time as the experiments ask for them)."""
+def build(folder, gpus, arch=None):
+    """Configures and compiles the course into `folder` (a new folder for the compute
+    capability `arch`, where given), with every variant of tools/variants.txt where a GPU is
+    here to run them (all at once: on many cores that is quicker than one at a time as the
+    experiments ask for them)."""
     if not os.path.exists(os.path.join(folder, "build.ninja")):
-        subprocess.run(["meson", "setup", folder], cwd=course.ROOT, check=True,
-                       stdout=subprocess.DEVNULL)
+        subprocess.run(["meson", "setup", folder] + ([f"-Dgpu_arch={arch}"] if arch else []),
+                       cwd=course.ROOT, check=True, stdout=subprocess.DEVNULL)
     targets = ["all"] + ([f"tools/{name}" for name in course.variants()] if gpus else [])
     result = subprocess.run(["ninja", "-C", folder] + targets, capture_output=True, text=True)
     if result.returncode != 0:
@@ -481,7 +483,8 @@ def main():
     parser.add_argument("--list", action="store_true",
                         help="list the chunks, their state and seconds, and record nothing")
     parser.add_argument("--arch", help="the compute capability the registers chunk compiles "
-                        "for (default: GPU 0's)")
+                        "for, and a new build folder is built for (default: GPU 0's); with "
+                        "--record, the chunks that need no GPU record on a machine without one")
     arguments = parser.parse_args()
     only = arguments.only.split(",") if arguments.only else None
     unknown = [name for name in only or [] if not chunk_named(name)]
@@ -507,7 +510,7 @@ def main():
     chunks = ([chunk_named(name) for name in only] if only else
               [chunk for chunk in CHUNKS if arguments.all or not chunk.optional])
     start = time.time()
-    build(arguments.build, recorder.gpus)
+    build(arguments.build, recorder.gpus, arguments.arch)
     print(f"record {arguments.record} ({recorder.gpu}): built in {time.time() - start:.0f} s",
           flush=True)
     skipped, left = [], []
