@@ -874,21 +874,29 @@ def overtaking_length(name, program, other, smallest=0):
     return None if s is None else 1 << s
 
 
+def tour_times(tour, programs, lowest, highest=None):
+    """{program: {q: ms}} at the tour's sizes from 2^lowest to 2^highest (up, without highest)
+    where any of `programs` ran; KeyError where one of them did not run at such a size, or
+    where none ran at all (a record that lacks the runs: a claim on them is left unchecked)."""
+    sizes = [q for q in tour.sizes() if q >= lowest and (highest is None or q <= highest) and
+             any(tour.time(name, q) is not None for name in programs)]
+    gaps = [f"{name} at 2^{q}" for q in sizes for name in programs if tour.time(name, q) is None]
+    if not sizes or gaps:
+        raise KeyError(f"the tour has no runs of {', '.join(gaps) or ' and '.join(programs)}")
+    return {name: {q: tour.time(name, q) for q in sizes} for name in programs}
+
+
 def tour_overtaking_size(tour, program, other, smallest):
     """judging.faster_from on the tour's sizes from 2^smallest up, as "2^Q" ("no size" where
     they do not cross exactly once there)."""
-    times = {name: {q: tour.time(name, q) for q in tour.sizes()
-                    if q >= smallest and tour.time(name, q) is not None}
-             for name in (program, other)}
-    return size_name(faster_from(times, program, other))
+    return size_name(faster_from(tour_times(tour, (program, other), smallest), program, other))
 
 
 def tour_slower_sizes(tour, program, other, lowest, highest):
     """The tour's sizes from 2^lowest to 2^highest at which `program` took longer than `other`,
     as "2^a, 2^b and 2^c" ("none" where it never did)."""
-    sizes = [f"2^{q}" for q in tour.sizes() if lowest <= q <= highest and
-             None not in (tour.time(program, q), tour.time(other, q)) and
-             tour.time(program, q) > tour.time(other, q)]
+    times = tour_times(tour, (program, other), lowest, highest)
+    sizes = [f"2^{q}" for q in sorted(times[program]) if times[program][q] > times[other][q]]
     return spoken_list(sizes) or "none"
 
 

@@ -540,6 +540,50 @@ check(unchecked == "quick at 2^19<sup>[unchecked](results/README.md#claims-not-y
       "a claim no record could check is listed and marked once, linking from its file to what "
       "the mark means")
 
+# A claim on an experiment the record holds only in part (a chunk of it left out as stale, or
+# not made) is not checked either: a crossing or a "none" found in what is left can be wrong.
+class PartialBuilds(ClaimBuilds):
+    def use(self, record=None):
+        found = ClaimBuilds.use(self, record)
+        found.record.shortfall = lambda touched: (0, 1)
+        return found
+
+
+partial_builds = PartialBuilds()
+false_before = len(partial_builds.false_claims)
+in_part = generate.claim("c:v:speedup:fast:slow:20 gt 1", "", "faster at 2^20", partial_builds)
+check(in_part.startswith("faster at 2^20<sup>[unchecked]") and
+      len(partial_builds.false_claims) == false_before and
+      partial_builds.unchecked_claims[-1] == "docs/made_up.md: c:v:speedup:fast:slow:20 gt 1",
+      "a claim on an experiment the record holds in part is listed as unchecked, not as false")
+
+
+# The tour's crossings and slower sizes read every size of their range where either program
+# ran: one that lacks the other there, or a range where neither ran, is a want of runs.
+class GappedTour:
+    def sizes(self):
+        return [10, 11, 12]
+
+    def time(self, program, q):
+        return {("a", 10): 1.0, ("b", 10): 2.0, ("a", 11): 3.0, ("b", 11): 2.0,
+                ("a", 12): 1.0}.get((program, q))
+
+
+gapped = GappedTour()
+wants = []
+for compute in (lambda: tables.tour_slower_sizes(gapped, "a", "b", 10, 12),
+                lambda: tables.tour_overtaking_size(gapped, "a", "b", 10),
+                lambda: tables.tour_slower_sizes(gapped, "a", "c", 13, 20)):
+    try:
+        compute()
+        wants.append(False)
+    except KeyError:
+        wants.append(True)
+check(wants == [True, True, True] and
+      tables.tour_slower_sizes(gapped, "a", "b", 10, 11) == "2^11",
+      "the tour's slower sizes and crossings refuse a range with a program missing at a size, "
+      "or with no runs at all")
+
 # What only the lab notes read (chunks of record.py --all) the README and the chapters may not.
 check(generate.notes_only_experiments() == {"v9_directions", "v9_mirrored", "pipes", "directions",
                                              "words", "short_stages"},
