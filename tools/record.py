@@ -130,6 +130,12 @@ SASS_VARIANTS = ("v7_unpadded,v8_unpadded,v8_keys8,v8_lanes_mad,v8_round256,v9_m
 # The variants that chapters 15 to 17 profile beside the stages.
 PROFILE_VARIANTS = ("v13_group13,v13_group15,v13_group15_keys64,v13_span,v13_span_tile4096,"
                     "v14_tile4096,v14_padded,v14_padded_tile4096,v15_padded")
+# At 2^27: the stages the chapters read a profile of at that size (v8 .. v12 and v16 are read at
+# 2^20 alone), those variants, and the variants of the lab note on passes (its table).
+PROFILE_27_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v5_bank_free,"
+                     "v6_multistep,v7_register_tile,v13_any_bits,v14_span,v15_tile4096")
+PROFILE_27_VARIANTS = (PROFILE_VARIANTS + ",v13_fused,v13_low3,v13_low3_store3,v13_tile4096,"
+                       "v13_tile4096_fused")
 
 # The record, in the order it is made: what the README and the chapters quote first. Each
 # chunk's seconds are its estimate until it is recorded; for the experiments not yet recorded on
@@ -200,9 +206,11 @@ CHUNKS = [
           "every launch of every stage (and of chapters 15 to 17's variants) at 2^20 under "
           "Nsight Compute", 300, needs="ncu", every_stage=True),
     Chunk("profile-27", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
-                              "--sizes", "27", "--variants", PROFILE_VARIANTS)],
+                              "--sizes", "27", "--stages", PROFILE_27_STAGES, "--variants",
+                              PROFILE_27_VARIANTS)],
           {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
-          "the same at 2^27", 420, needs="ncu", every_stage=True),
+          "the stages the chapters profile at 2^27, with the variants of chapters 15 to 17 and "
+          "of the lab note on passes", 420, needs="ncu"),
     Chunk("profile-16", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
                               "--sizes", "16", "--stages", "v14_span,v15_tile4096")],
           {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
