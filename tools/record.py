@@ -130,6 +130,11 @@ SASS_VARIANTS = ("v7_unpadded,v8_unpadded,v8_keys8,v8_lanes_mad,v8_round256,v9_m
 # The variants that chapters 15 to 17 profile beside the stages.
 PROFILE_VARIANTS = ("v13_group13,v13_group15,v13_group15_keys64,v13_span,v13_span_tile4096,"
                     "v14_tile4096,v14_padded,v14_padded_tile4096,v15_padded")
+# The stages and variants whose registers or spills the chapters quote (registers.py compiles
+# any other on its own: `python3 tools/registers.py --stages NAME`).
+REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words,v13_fused,"
+                     "v13_group15,v13_keys16,v13_span,v14_padded,v14_span,v14_tail6,v15_padded,"
+                     "v15_tile4096")
 # At 2^27: the stages the chapters read a profile of at that size (v8 .. v12 and v16 are read at
 # 2^20 alone), those variants, and the variants of the lab note on passes (its table).
 PROFILE_27_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v5_bank_free,"
@@ -143,11 +148,12 @@ PROFILE_27_VARIANTS = (PROFILE_VARIANTS + ",v13_fused,v13_low3,v13_low3_store3,v
 # whose check also reads the positions) and 22 s at 2^29, as one program took on the H200, the
 # keys made and checked on the host taking most of a run.
 CHUNKS = [
-    Chunk("registers", [tool("registers.py", "--arch", "{arch}", "--csv", "{out}/registers.csv")],
+    Chunk("registers", [tool("registers.py", "--arch", "{arch}", "--stages", REGISTER_PROGRAMS,
+                             "--csv", "{out}/registers.csv")],
           {"registers": "registers.csv"},
-          "registers, spills and shared memory of every kernel of every stage and variant, as "
-          "nvcc reports them for this GPU's architecture (no GPU needed)", 37, gpus=0,
-          every_stage=True),
+          "registers, spills and shared memory of every kernel of the stages and variants the "
+          "chapters quote, as nvcc reports them for this GPU's architecture (no GPU needed)", 60,
+          gpus=0),
     experiment("copy", "the copy baseline at 2^10 .. 2^29, the floor's unit", 60),
     tour(list(range(10, 21)), 92),
     tour(list(range(21, 26)), 114),
