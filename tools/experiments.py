@@ -98,7 +98,7 @@ does not make.
                  v16_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 18)
   spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
                  how far apart two measurements of one program fall (chapter 19)
-  distributions  every stage on every distribution at 2^27 (lab note inputs, chapter 19)
+  distributions  every stage on every distribution at 2^24 (lab note inputs, chapter 19)
                  spread and distributions take --stages: only those stages, to measure again
                  the stages whose code changed; with --replace-in RECORDED.csv the output is
                  that record with those rows replaced (same variant, program and size)
@@ -638,8 +638,8 @@ def main():
     parser.add_argument("--out", required=True, help="folder for the CSV files")
     parser.add_argument("--spread-runs", type=int, default=5,
                         help="spread: separate runs of each program (default 5)")
-    parser.add_argument("--distribution-sizes", default="27",
-                        help="distributions: log2 sizes, comma-separated (default 27)")
+    parser.add_argument("--distribution-sizes", default="24",
+                        help="distributions: log2 sizes, comma-separated (default 24)")
     parser.add_argument("--stages", help="spread, distributions: only these stages, comma-"
                         "separated (default every stage)")
     parser.add_argument("--replace-in", help="with --stages: the recorded CSV whose rows of "
