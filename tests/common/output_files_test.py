@@ -13,7 +13,10 @@ Usage: output_files_test.py BASELINES_PROGRAM
   - --segment with --input and --output sorts each array of the file on its own;
   - an input that is a fifo, /dev/stdin or a /proc file is read (or refused for what it holds),
     never called empty when it is not; --output naming the --input file through a link is
-    refused.
+    refused;
+  - with COURSE_REFERENCE_CACHE (tools/record.py sets it), the check's std::sort reference of
+    2^20 keys is left in that folder and read back by the next run; a file there that is not
+    the keys' sort is made again, and the run still checks against std::sort.
 """
 import os
 import signal
@@ -201,6 +204,26 @@ with tempfile.TemporaryDirectory() as folder:
     result = run(["--input", "/proc/self/cmdline"])
     expect("a /proc file is read for what it holds, not called empty",
            "is empty" not in result.stderr and result.returncode in (0, 2), result.stderr)
+
+with tempfile.TemporaryDirectory() as cache:
+    environment = dict(os.environ, COURSE_REFERENCE_CACHE=cache)
+    first = run(["--log2", "20", "--csv"], env=environment)
+    kept = os.listdir(cache)
+    second = run(["--log2", "20", "--csv"], env=environment)
+    expect("the reference is kept in COURSE_REFERENCE_CACHE and read back",
+           first.returncode == 0 and second.returncode == 0 and ",pass," in second.stdout and
+           len(kept) == 1 and os.listdir(cache) == kept and
+           os.path.getsize(os.path.join(cache, kept[0])) == 4 << 20,
+           first.stderr + second.stderr)
+    # Zeros: in order, but not the sum of the keys.
+    with open(os.path.join(cache, kept[0]), "wb") as wrong:
+        wrong.write(bytes(4 << 20))
+    third = run(["--log2", "20", "--csv"], env=environment)
+    with open(os.path.join(cache, kept[0]), "rb") as made:
+        remade = unpack(made.read(64))
+    expect("a kept reference that is not the keys' sort is made again",
+           third.returncode == 0 and ",pass," in third.stdout and remade != [0] * 16,
+           third.stderr)
 
 print(f"{len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

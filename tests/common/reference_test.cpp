@@ -8,11 +8,14 @@
 
 #include <algorithm>
 #include <climits>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 
 #include "host_sort.h"
 #include "keys.h"
 #include "padding.h"
+#include "reference_cache.h"
 #include "reference_network.h"
 #include "sort_runner.h"
 #include "validate.h"
@@ -181,6 +184,64 @@ TEST_CASE("std_sorted_copy's merges in slices: every thread count, ties across s
       }
     }
   }
+}
+
+// The files in `folder`, by name.
+std::vector<std::filesystem::path> files_in(const std::filesystem::path &folder) {
+  std::vector<std::filesystem::path> files;
+  for (const auto &entry : std::filesystem::directory_iterator(folder)) {
+    files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+void write_keys(const std::filesystem::path &path, const std::vector<int> &keys) {
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char *>(keys.data()),
+             static_cast<std::streamsize>(keys.size() * sizeof(int)));
+}
+
+TEST_CASE(
+    "the reference kept on disk: made once, read back, made again where the file is not "
+    "the keys' sort") {
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / "course_reference_cache_test";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  const std::vector<int> keys = generate_keys(Distribution::kUniform, std::size_t{1} << 20, 7);
+  const std::vector<int> ascending = std_sorted(keys, true);
+  // Without a folder, or below 2^20 keys, nothing is kept.
+  CHECK(cached_sorted_copy(keys, true, "") == ascending);
+  const std::vector<int> few(keys.begin(), keys.begin() + 1000);
+  CHECK(cached_sorted_copy(few, true, folder.string()) == std_sorted(few, true));
+  CHECK(files_in(folder).empty());
+  // Made once, then read back; the other order and other keys are files of their own.
+  CHECK(cached_sorted_copy(keys, true, folder.string()) == ascending);
+  REQUIRE(files_in(folder).size() == 1);
+  const std::filesystem::path kept = files_in(folder)[0];
+  CHECK(cached_sorted_copy(keys, true, folder.string()) == ascending);
+  CHECK(cached_sorted_copy(keys, false, folder.string()) == std_sorted(keys, false));
+  std::vector<int> other = keys;
+  other[12345] ^= 1;
+  CHECK(cached_sorted_copy(other, true, folder.string()) == std_sorted(other, true));
+  CHECK(files_in(folder).size() == 3);
+  // A file that is not the keys' sort is made again: other keys in order (their sum differs),
+  // the keys out of order, a file cut short.
+  std::vector<int> shifted = ascending;
+  shifted.back() -= 1;
+  for (const std::vector<int> &wrong :
+       {shifted, keys, std::vector<int>(ascending.begin(), ascending.end() - 1)}) {
+    write_keys(kept, wrong);
+    CHECK(cached_sorted_copy(keys, true, folder.string()) == ascending);
+  }
+  // What was read last is the file made again.
+  std::vector<int> reread(keys.size());
+  std::ifstream(kept, std::ios::binary)
+      .read(reinterpret_cast<char *>(reread.data()),
+            static_cast<std::streamsize>(reread.size() * sizeof(int)));
+  CHECK(reread == ascending);
+  std::filesystem::remove_all(folder);
 }
 
 TEST_CASE("std_sorted_segments_copy sorts every array on its own, on one thread and on many") {
