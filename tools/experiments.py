@@ -120,6 +120,7 @@ them.
 """
 import argparse
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -182,6 +183,60 @@ class Runner:
 
 def stage_program(build, stage):
     return course.program_command(build, stage)
+
+
+# tools/torch_rows.py for one argument list a line (JSON) of its input, each answered by one line
+# of [exit code, stdout, stderr]: PyTorch is imported once for them all.
+TORCH_WORKER = """
+import contextlib, io, json, sys
+sys.path.insert(0, sys.argv[1])
+import torch_rows
+for line in sys.stdin:
+    sys.argv = ["torch_rows.py"] + json.loads(line) + ["--csv"]
+    out, err, code = io.StringIO(), io.StringIO(), 0
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            torch_rows.main()
+        except SystemExit as stop:
+            code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
+    print(json.dumps([code, out.getvalue(), err.getvalue()]), flush=True)
+"""
+
+
+def torch_batch(runner, experiment, argument_lists):
+    """runner.torch_records of each of `argument_lists`, one after another in one Python process
+    (TORCH_WORKER): importing PyTorch took 6.6 of the 9.7 s of a row run on its own on the
+    H200's machine. [] where PyTorch cannot be imported, said once, as torch_records does."""
+    if runner.torch_missing or not argument_lists:
+        return []
+    worker = subprocess.Popen([sys.executable, "-c", TORCH_WORKER, course.TOOLS],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    records = []
+    try:
+        for arguments in argument_lists:
+            variant = "torch.topk" if "--top" in arguments else "torch.sort"
+            worker.stdin.write(json.dumps(arguments) + "\n")
+            worker.stdin.flush()
+            # Its answer is the next line that starts a JSON list (a library may print too).
+            answer = worker.stdout.readline()
+            while answer and not answer.startswith("["):
+                answer = worker.stdout.readline()
+            if not answer:
+                sys.exit(f"{experiment}|{variant}: the PyTorch worker stopped")
+            code, output, errors = json.loads(answer)
+            if code == 77:
+                print(f"{experiment}|{variant}|{errors.strip()}", file=sys.stderr, flush=True)
+                runner.torch_missing = True
+                return []
+            lines = output.strip().splitlines()
+            found = list(csv.DictReader(lines)) if len(lines) >= 2 else []
+            command = [sys.executable, os.path.join(course.TOOLS, "torch_rows.py")] + arguments
+            records.append(runner.checked(experiment, variant, command, code,
+                                          found[-1] if found else None, errors))
+    finally:
+        worker.stdin.close()
+        worker.wait()
+    return records
 
 
 def sweep(runner, experiment, programs, sizes=SIZES):
@@ -378,7 +433,7 @@ def long_argsorts(runner):
 
 
 def segments(runner):
-    records = []
+    records, torch_runs = [], []
     for log2_segment in list(range(1, 17)) + [18, 20, 22, 24, 27]:
         segment = 1 << log2_segment
         arguments = ["--log2", "27", "--segment", str(segment)]
@@ -390,10 +445,10 @@ def segments(runner):
                 "--reps", "1" if slow else "5"]
             records.append(runner.record("segments", program, command))
         # torch.sort, which always returns the indices too, up to 2^16 keys per array (the
-        # lengths a batched sort is made for).
+        # lengths a batched sort is made for), after the programs in one process.
         if segment <= 1 << 16:
-            records += runner.torch_records("segments", arguments + ["--reps", "5"])
-    return records
+            torch_runs.append(arguments + ["--reps", "5"])
+    return records + torch_batch(runner, "segments", torch_runs)
 
 
 # Array lengths of segment_stages: up to 4096 keys, which v8 and v15 sort in one launch (v13 and
@@ -421,16 +476,17 @@ def segment_stages(runner):
 
 
 def row_sweep(runner, experiment, programs, largest):
-    """Every program of {variant: options} (the variant's first word names the program), then
-    torch.sort, on arrays of 2 .. 2^largest keys, 2^27 keys in all."""
-    records = []
+    """Every program of {variant: options} (the variant's first word names the program) on
+    arrays of 2 .. 2^largest keys, 2^27 keys in all, then torch.sort on them all in one
+    process."""
+    records, torch_runs = [], []
     for log2_segment in range(1, largest + 1):
         arguments = ["--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]
         for variant, options in programs.items():
             command = course.program_command(runner.build, variant.split()[0])
             records.append(runner.record(experiment, variant, command + arguments + options))
-        records += runner.torch_records(experiment, arguments)
-    return records
+        torch_runs.append(arguments)
+    return records + torch_batch(runner, experiment, torch_runs)
 
 
 def argsorts(runner):

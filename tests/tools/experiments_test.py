@@ -11,11 +11,15 @@ Usage: experiments_test.py SOURCE_ROOT
   only the variants of tools/variants.txt;
 - v15_tile runs v14, v15, the variant v15_padded and CUB's merge and radix sorts at 2^16 .. 2^29;
 - segment_stages runs v8, v13, v14, v15 and two CUB calls on keys, three argsorts (--values),
-  and torch.sort up to 2^16 keys per array only, on arrays of 8 .. 2^20 keys, 2^27 in all.
+  and torch.sort up to 2^16 keys per array only, on arrays of 8 .. 2^20 keys, 2^27 in all;
+- torch_batch runs tools/torch_rows.py (here a stand-in) for every argument list in one
+  process, in order, each record checked as the runner checks one; exit code 77 (no PyTorch)
+  gives no rows and marks the runner, and later calls start nothing.
 """
 import os
 import subprocess
 import sys
+import tempfile
 
 root = os.path.abspath(sys.argv[1])
 sys.path.insert(0, os.path.join(root, "tools"))
@@ -130,6 +134,41 @@ check(len(runs) == 9 * 8 + 6 and sorted(set(lengths)) == [1 << s for s in (3, 7,
       all(run[2][run[2].index("--log2") + 1] == "27" for run in runs),
       "segment_stages: v8, v13, v14, v15 and two CUB calls on keys, three argsorts, torch.sort "
       "up to 2^16, arrays of 8 .. 2^20 keys, 2^27 in all")
+
+# torch_batch, with a stand-in for tools/torch_rows.py that reports its arguments and its
+# process, or exits 77 as torch_rows.py does where PyTorch cannot be imported.
+STAND_IN = """import os, sys
+def main():
+    if "--no-torch" in sys.argv:
+        print("torch_rows: PyTorch cannot be imported", file=sys.stderr)
+        sys.exit(77)
+    print("program,segment,pid")
+    print(f"torch.sort,{sys.argv[sys.argv.index('--segment') + 1]},{os.getpid()}")
+"""
+
+
+class CheckingRunner:
+    torch_missing = False
+
+    def checked(self, experiment, variant, command, code, record, errors):
+        return (experiment, variant, code, record)
+
+
+with tempfile.TemporaryDirectory() as tools:
+    with open(os.path.join(tools, "torch_rows.py"), "w") as stand_in:
+        stand_in.write(STAND_IN)
+    saved, course.TOOLS = course.TOOLS, tools
+    runner = CheckingRunner()
+    rows = experiments.torch_batch(runner, "made_up", [["--segment", "2"], ["--segment", "8"]])
+    missing = experiments.torch_batch(runner, "made_up", [["--segment", "2", "--no-torch"]])
+    after = experiments.torch_batch(runner, "made_up", [["--segment", "2"]])
+    course.TOOLS = saved
+check(len(rows) == 2 and [row[3]["segment"] for row in rows] == ["2", "8"] and
+      rows[0][:3] == ("made_up", "torch.sort", 0) and rows[0][3]["pid"] == rows[1][3]["pid"] and
+      int(rows[0][3]["pid"]) != os.getpid() and missing == [] and runner.torch_missing and
+      after == [],
+      "torch_batch: every argument list in one process, in order, each record checked; 77 gives "
+      "no rows and marks PyTorch missing")
 
 print(f"{failures} failure(s)")
 sys.exit(1 if failures else 0)
