@@ -14,5 +14,6 @@
 TimedRun time_host_sort(const HostSort &sort, const std::vector<int> &input, std::size_t segment,
                         bool ascending, int reps);
 
-// std_sorted_copy (validate.h) on `threads` threads, a power of two: the tests try every count.
+// std_sorted_copy (validate.h) on `threads` threads, rounded down to a power of two (defined in
+// validate.cpp): the tests try every count.
 std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending, unsigned threads);

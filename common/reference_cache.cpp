@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include <unistd.h>
+
 #include "validate.h"
 
 namespace {
@@ -39,15 +41,17 @@ std::int64_t sum(const std::vector<int> &keys) {
   return total;
 }
 
-// The file's keys, or an empty vector where it is missing, short, out of order or does not
-// hold the sum of `keys` (a cheap check that it is theirs, sorted).
+// The file's keys, or an empty vector where it is missing, of another length, out of order or
+// does not hold the sum of `keys` (a cheap check that it is theirs, sorted).
 std::vector<int> read_sorted(const std::string &path, const std::vector<int> &keys,
                              bool ascending) {
-  std::ifstream file(path, std::ios::binary);
-  std::vector<int> sorted(keys.size());
+  std::ifstream file(path, std::ios::binary | std::ios::ate);
   const auto bytes = static_cast<std::streamsize>(keys.size() * sizeof(int));
-  if (!file || !file.read(reinterpret_cast<char *>(sorted.data()), bytes) ||
-      file.peek() != std::ifstream::traits_type::eof()) {
+  if (!file || file.tellg() != bytes || !file.seekg(0)) {
+    return {};
+  }
+  std::vector<int> sorted(keys.size());
+  if (!file.read(reinterpret_cast<char *>(sorted.data()), bytes)) {
     return {};
   }
   for (std::size_t i = 1; i < sorted.size(); ++i) {
@@ -55,7 +59,10 @@ std::vector<int> read_sorted(const std::string &path, const std::vector<int> &ke
       return {};
     }
   }
-  return sum(sorted) == sum(keys) ? sorted : std::vector<int>{};
+  if (sum(sorted) != sum(keys)) {
+    return {};
+  }
+  return sorted;
 }
 
 }  // namespace
@@ -73,13 +80,15 @@ std::vector<int> cached_sorted_copy(const std::vector<int> &keys, bool ascending
   sorted = std_sorted_copy(keys, ascending);
   // Written to a file of its own and renamed: a reader never finds half of one. A folder that
   // cannot be written leaves the run as it would be without the cache.
-  const std::string partial = path + ".partial";
+  const std::string partial = path + "." + std::to_string(getpid()) + ".partial";
   std::ofstream file(partial, std::ios::binary | std::ios::trunc);
   if (file.write(reinterpret_cast<const char *>(sorted.data()),
                  static_cast<std::streamsize>(sorted.size() * sizeof(int))) &&
       file.flush()) {
     file.close();
-    std::rename(partial.c_str(), path.c_str());
+    if (std::rename(partial.c_str(), path.c_str()) != 0) {
+      std::remove(partial.c_str());
+    }
   } else {
     file.close();
     std::remove(partial.c_str());

@@ -219,8 +219,13 @@ std::vector<int> parallel_sorted_copy(const std::vector<int> &keys, unsigned pie
 }  // namespace
 
 std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending, unsigned threads) {
-  return ascending ? parallel_sorted_copy(keys, threads, std::less<int>())
-                   : parallel_sorted_copy(keys, threads, std::greater<int>());
+  // The merge rounds pair pieces up: a power of two of them, at most `threads`.
+  unsigned pieces = 1;
+  while (pieces * 2 <= threads) {
+    pieces *= 2;
+  }
+  return ascending ? parallel_sorted_copy(keys, pieces, std::less<int>())
+                   : parallel_sorted_copy(keys, pieces, std::greater<int>());
 }
 
 std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending) {

@@ -855,9 +855,9 @@ def check_comparison(key, build):
 def claim(key, pinned, text, builds):
     """The sentence of a c: block as written, checked in the record that holds the most of the
     runs its values read (from_best_record); where it does not hold, the claim is listed in
-    builds.false_claims and the sentence marked. A claim no record holds all the runs of (an
-    experiment it reads missing, or some chunks of it left out as stale or not made: what is
-    left can cross elsewhere) is listed as unchecked and says so after its sentence."""
+    builds.false_claims and the sentence marked. A claim no record holds the runs of (a value
+    it reads wants runs: tables.tour_times, say, where the tour is held in part) is listed as
+    unchecked and says so after its sentence."""
     if MARKER.search(text):
         raise UnknownBlock(f"{key}: a claim's sentence holds a generated block, which would not "
                            "be regenerated")
@@ -866,7 +866,7 @@ def claim(key, pinned, text, builds):
     text = UNCHECKED_MARK.sub("", FALSE_MARK.sub("", text))
     found, shortfall, build = from_best_record(builds, pinned,
                                                lambda build: check_claim(key, build))
-    if found is None or shortfall != (0, 0):
+    if found is None or shortfall[0] > 0:
         builds.unchecked_claims.append(f"{builds.path}: {key}")
         return text + unchecked_mark(builds.path)
     holds, compared = found

@@ -875,9 +875,13 @@ def overtaking_length(name, program, other, smallest=0):
 
 
 def tour_times(tour, programs, lowest, highest=None):
-    """{program: {q: ms}} at the tour's sizes from 2^lowest to 2^highest (up, without highest)
-    where any of `programs` ran; KeyError where one of them did not run at such a size, or
-    where none ran at all (a record that lacks the runs: a claim on them is left unchecked)."""
+    """{program: {q: ms}} at the tour's sizes from 2^lowest up (to 2^highest where given) at
+    which any of `programs` ran. KeyError, a want of runs (a claim on it is left unchecked),
+    where the record holds the tour only in part (a chunk of it stale or not made: a crossing
+    found in the rest can be wrong), where one of them did not run at such a size, or where none
+    ran at all."""
+    if RECORD is not None and RECORD.incomplete(["tour"]):
+        raise KeyError(f"record {RECORD.name} holds the tour in part")
     sizes = [q for q in tour.sizes() if q >= lowest and (highest is None or q <= highest) and
              any(tour.time(name, q) is not None for name in programs)]
     gaps = [f"{name} at 2^{q}" for q in sizes for name in programs if tour.time(name, q) is None]

@@ -187,8 +187,12 @@ def stage_program(build, stage):
 
 # tools/torch_rows.py for one argument list a line (JSON) of its input, each answered by one line
 # of [exit code, stdout, stderr]: PyTorch is imported once for them all.
+# The answers go out on a copy of the worker's stdout; what a library writes to the stdout file
+# itself goes to stderr, so that it cannot break a line.
 TORCH_WORKER = """
-import contextlib, io, json, sys
+import contextlib, io, json, os, sys
+answers = os.fdopen(os.dup(1), "w")
+os.dup2(2, 1)
 sys.path.insert(0, sys.argv[1])
 import torch_rows
 for line in sys.stdin:
@@ -199,7 +203,9 @@ for line in sys.stdin:
             torch_rows.main()
         except SystemExit as stop:
             code = stop.code if isinstance(stop.code, int) else (0 if stop.code is None else 1)
-    print(json.dumps([code, out.getvalue(), err.getvalue()]), flush=True)
+            if isinstance(stop.code, str):
+                print(stop.code, file=sys.stderr)
+    print(json.dumps([code, out.getvalue(), err.getvalue()]), file=answers, flush=True)
 """
 
 
@@ -217,10 +223,7 @@ def torch_batch(runner, experiment, argument_lists):
             variant = "torch.topk" if "--top" in arguments else "torch.sort"
             worker.stdin.write(json.dumps(arguments) + "\n")
             worker.stdin.flush()
-            # Its answer is the next line that starts a JSON list (a library may print too).
             answer = worker.stdout.readline()
-            while answer and not answer.startswith("["):
-                answer = worker.stdout.readline()
             if not answer:
                 sys.exit(f"{experiment}|{variant}: the PyTorch worker stopped")
             code, output, errors = json.loads(answer)

@@ -136,9 +136,12 @@ check(len(runs) == 9 * 8 + 6 and sorted(set(lengths)) == [1 << s for s in (3, 7,
       "up to 2^16, arrays of 8 .. 2^20 keys, 2^27 in all")
 
 # torch_batch, with a stand-in for tools/torch_rows.py that reports its arguments and its
-# process, or exits 77 as torch_rows.py does where PyTorch cannot be imported.
+# process, or exits 77 as torch_rows.py does where PyTorch cannot be imported, and writes to
+# the stdout file behind Python's back as a library may.
 STAND_IN = """import os, sys
 def main():
+    # A library writing to the stdout file itself, without a newline.
+    os.write(1, b"noise")
     if "--no-torch" in sys.argv:
         print("torch_rows: PyTorch cannot be imported", file=sys.stderr)
         sys.exit(77)
