@@ -229,16 +229,10 @@ std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending, u
 }
 
 std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending) {
-  // Below a million keys one thread is quick enough; above, up to 16 threads in a power of two,
-  // so that the merge rounds pair pieces up evenly.
-  unsigned threads = 1;
-  if (keys.size() >= (std::size_t{1} << 20)) {
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    while (threads * 2 <= std::min(cores, 16u)) {
-      threads *= 2;
-    }
-  }
-  return std_sorted_copy(keys, ascending, threads);
+  // Below a million keys one thread is quick enough; above, up to 16, as the cores allow.
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const bool large = keys.size() >= (std::size_t{1} << 20);
+  return std_sorted_copy(keys, ascending, large ? std::min(cores, 16u) : 1);
 }
 
 std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,

@@ -50,8 +50,10 @@ std::vector<int> first_of_arrays(const std::vector<int> &keys, std::uint64_t seg
 
 // What std::sort makes of keys (with std::greater for descending). From 2^20 keys on they are
 // cut into pieces that std::sort handles on up to 16 threads, as the cores allow, then merged
-// with std::merge, every thread merging a slice of each round's output: the same result, several
-// times sooner on a machine with many cores (host_sort.h has the form that takes the count).
+// with std::merge, every thread merging a slice of each round's output: the same result, sooner
+// on a machine with many cores (on the H200's host, 2^27 keys in 1.96 s, 3.76 s with one thread
+// a merge, where the tour's one-core std::sort takes 15 s); host_sort.h has the form that takes
+// the count.
 std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending);
 
 // Sorts each of the `arrays` arrays of `segment` consecutive keys from `keys` on its own with
