@@ -174,9 +174,13 @@ Input load_input(const Options &options, bool uses_device) {
   if (known != 0) {
     require_host_memory(known * host_bytes_per_key, std::to_string(known) + " keys on the host");
   }
-  input.keys = input.from_file ? read_keys_file(options.input_path)
-      : options.floats         ? generate_float_keys(options.distribution, options.n, options.seed)
-                               : generate_keys(options.distribution, options.n, options.seed);
+  // The lab's record keeps one run's keys and their reference for the next program that sorts
+  // the same keys (reference_cache.h); a student's run has no such folder and makes its own.
+  const char *cache_folder = std::getenv("COURSE_REFERENCE_CACHE");
+  const std::string cache = cache_folder ? cache_folder : "";
+  input.keys = input.from_file
+      ? read_keys_file(options.input_path)
+      : cached_keys(options.distribution, options.n, options.seed, options.floats, cache);
   const std::uint64_t n = input.keys.size();
   if (known == 0) {
     require_host_memory(n * host_bytes_per_key, std::to_string(n) + " keys on the host");
@@ -200,11 +204,8 @@ Input load_input(const Options &options, bool uses_device) {
       std::transform(input.keys.begin(), input.keys.end(), ranks.begin(), float_rank);
     }
     const std::vector<int> &sorted = options.floats ? ranks : input.keys;
-    // The lab's record keeps one array's reference for the next program that sorts the same
-    // keys (reference_cache.h); a student's run has no such folder and sorts its own.
-    const char *cache = std::getenv("COURSE_REFERENCE_CACHE");
     input.expected = options.segment == 0
-        ? cached_sorted_copy(sorted, options.ascending, cache ? cache : "")
+        ? cached_sorted_copy(sorted, options.ascending, cache)
         : std_sorted_segments_copy(sorted, options.segment, options.ascending);
     if (options.floats) {
       std::transform(input.expected.begin(), input.expected.end(), input.expected.begin(),

@@ -422,10 +422,19 @@ class Recorder:
         self.record = records.Record(self.name)
 
 
-# What the chunks' programs see beside the environment: the folder where one program leaves the
-# std::sort reference of its keys for the next that sorts the same keys (common/
-# reference_cache.h), set by main() for one record.py command and emptied after it.
+# What the chunks' programs see beside the environment: the folder where one program leaves its
+# keys and their std::sort reference for the next that sorts the same keys (common/
+# reference_cache.h), named by main() for one record.py command; emptied before each chunk (the
+# programs of a chunk share keys, those of two chunks seldom; 2^31 keys and their sort take
+# 16 GB) and after the command.
 RECORD_ENVIRONMENT = {}
+
+
+def empty_cache():
+    folder = RECORD_ENVIRONMENT.get("COURSE_REFERENCE_CACHE")
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
 
 
 def run_until(command, log, deadline):
@@ -531,11 +540,9 @@ def main():
     build(arguments.build, recorder.gpus, arguments.arch)
     print(f"record {arguments.record} ({recorder.gpu}): built in {time.time() - start:.0f} s",
           flush=True)
-    # The same keys are checked in many programs (the tour's 2^29 keys in every stage and
-    # library): one std::sort of them serves this command's runs, and is gone after it.
+    # The same keys are made and checked in many programs (the tour's 2^29 keys in every stage
+    # and library): made and sorted by std::sort once, they serve the chunk's runs.
     cache = os.path.join(arguments.build, "record-scratch", "reference")
-    shutil.rmtree(cache, ignore_errors=True)
-    os.makedirs(cache)
     RECORD_ENVIRONMENT["COURSE_REFERENCE_CACHE"] = os.path.abspath(cache)
     try:
         record_chunks(arguments, recorder, start)
@@ -567,6 +574,7 @@ def record_chunks(arguments, recorder, start):
             left.append(chunk)
             continue
         print(f"{chunk.name}: {state}; recording (about {estimate:.0f} s)", flush=True)
+        empty_cache()
         seconds = recorder.run(chunk, deadline)
         if seconds is None:
             print(f"{chunk.name}: still running at the limit, stopped; nothing written",

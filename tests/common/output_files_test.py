@@ -14,9 +14,9 @@ Usage: output_files_test.py BASELINES_PROGRAM
   - an input that is a fifo, /dev/stdin or a /proc file is read (or refused for what it holds),
     never called empty when it is not; --output naming the --input file through a link is
     refused;
-  - with COURSE_REFERENCE_CACHE (tools/record.py sets it), the check's std::sort reference of
-    2^20 keys is left in that folder and read back by the next run; a file there that is not
-    the keys' sort is made again, and the run still checks against std::sort.
+  - with COURSE_REFERENCE_CACHE (tools/record.py sets it), 2^20 keys and the check's std::sort
+    reference of them are left in that folder and read back by the next run; a reference there
+    that is not the keys' sort is made again, and the run still checks against std::sort.
 """
 import os
 import signal
@@ -208,18 +208,20 @@ with tempfile.TemporaryDirectory() as folder:
 with tempfile.TemporaryDirectory() as cache:
     environment = dict(os.environ, COURSE_REFERENCE_CACHE=cache)
     first = run(["--log2", "20", "--csv"], env=environment)
-    kept = os.listdir(cache)
+    kept = sorted(os.listdir(cache))
     second = run(["--log2", "20", "--csv"], env=environment)
-    expect("the reference is kept in COURSE_REFERENCE_CACHE and read back",
+    sizes = {name.rsplit(".", 1)[-1]: os.path.getsize(os.path.join(cache, name)) for name in kept}
+    expect("the keys and their reference are kept in COURSE_REFERENCE_CACHE and read back",
            first.returncode == 0 and second.returncode == 0 and ",pass," in second.stdout and
-           len(kept) == 1 and os.listdir(cache) == kept and
-           os.path.getsize(os.path.join(cache, kept[0])) == 4 << 20,
-           first.stderr + second.stderr)
+           sorted(os.listdir(cache)) == kept and
+           sizes == {"input": (4 << 20) + 32, "sorted": 4 << 20},
+           first.stderr + second.stderr + str(kept))
+    reference = os.path.join(cache, next(name for name in kept if name.endswith(".sorted")))
     # Zeros: in order, but not the sum of the keys.
-    with open(os.path.join(cache, kept[0]), "wb") as wrong:
+    with open(reference, "wb") as wrong:
         wrong.write(bytes(4 << 20))
     third = run(["--log2", "20", "--csv"], env=environment)
-    with open(os.path.join(cache, kept[0]), "rb") as made:
+    with open(reference, "rb") as made:
         remade = unpack(made.read(64))
     expect("a kept reference that is not the keys' sort is made again",
            third.returncode == 0 and ",pass," in third.stdout and remade != [0] * 16,

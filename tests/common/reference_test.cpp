@@ -244,6 +244,46 @@ TEST_CASE(
   std::filesystem::remove_all(folder);
 }
 
+TEST_CASE("the keys kept on disk: made once, read back, made again where the file is damaged") {
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / "course_keys_cache_test";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  const std::size_t n = std::size_t{1} << 20;
+  const std::vector<int> made = generate_keys(Distribution::kUniform, n, 7);
+  // Without a folder, or below 2^20 keys, nothing is kept.
+  CHECK(cached_keys(Distribution::kUniform, n, 7, false, "") == made);
+  CHECK(cached_keys(Distribution::kUniform, 1000, 7, false, folder.string()) ==
+        generate_keys(Distribution::kUniform, 1000, 7));
+  CHECK(files_in(folder).empty());
+  // Made once, then read back; another seed, distribution or type is a file of its own.
+  CHECK(cached_keys(Distribution::kUniform, n, 7, false, folder.string()) == made);
+  REQUIRE(files_in(folder).size() == 1);
+  const std::filesystem::path kept = files_in(folder)[0];
+  CHECK(cached_keys(Distribution::kUniform, n, 7, false, folder.string()) == made);
+  CHECK(cached_keys(Distribution::kUniform, n, 8, false, folder.string()) ==
+        generate_keys(Distribution::kUniform, n, 8));
+  CHECK(cached_keys(Distribution::kSorted, n, 7, false, folder.string()) ==
+        generate_keys(Distribution::kSorted, n, 7));
+  CHECK(cached_keys(Distribution::kUniform, n, 7, true, folder.string()) ==
+        generate_float_keys(Distribution::kUniform, n, 7));
+  CHECK(files_in(folder).size() == 4);
+  // The file is the keys and their hash, 32 digits. One cut short, or whose keys were changed
+  // since (the hash kept), is made again, whole.
+  REQUIRE(std::filesystem::file_size(kept) == n * sizeof(int) + 32);
+  std::string hash(32, ' ');
+  std::ifstream(kept, std::ios::binary).seekg(n * sizeof(int)).read(&hash[0], 32);
+  std::vector<int> changed = made;
+  changed[12345] ^= 1;
+  for (const std::vector<int> &wrong : {std::vector<int>(made.begin(), made.end() - 1), changed}) {
+    write_keys(kept, wrong);
+    std::ofstream(kept, std::ios::binary | std::ios::app).write(hash.data(), 32);
+    CHECK(cached_keys(Distribution::kUniform, n, 7, false, folder.string()) == made);
+    CHECK(std::filesystem::file_size(kept) == n * sizeof(int) + 32);
+  }
+  std::filesystem::remove_all(folder);
+}
+
 TEST_CASE("std_sorted_segments_copy sorts every array on its own, on one thread and on many") {
   // 2^20 keys and more are shared out among several threads, a whole number of arrays each.
   for (std::size_t n : {std::size_t{8}, std::size_t{1} << 12, (std::size_t{1} << 20) + 3072,
