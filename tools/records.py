@@ -18,7 +18,9 @@ comment does not change what runs), which are
   a baseline     tools/baselines.cu and what it includes, with the same parts of common/ (and
                  for std::sort, which is timed on the host, common/host_sort.cpp);
   a lab program  its source in tools/ (word_argsort.cu, barriers.cu, torch_rows.py, ...) and
-                 what it includes.
+                 what it includes;
+  but for a baseline or a lab program not the headers of the driver it runs under
+  (DRIVER_INTERFACE: driver.h, errors.h, validate.h), as for a stage.
 
 A row measured by Nsight Compute or counted in the machine code names its stage, and may measure
 a variant of it (its `variant` column says which, in words): its fingerprint covers the stage
@@ -51,6 +53,11 @@ MANIFEST = "record.json"
 
 # The parts of common/ that run and time a sort: the timed loop and the keys it sorts.
 TIMING_SOURCES = ("common/sort_runner.cu", "common/keys.cpp")
+# The headers through which a lab program (the baselines, word_argsort, ...) runs under the
+# course's main(): the driver's, the errors' and the validation's declarations. Its fingerprint
+# leaves them out, as a stage's leaves out the command line, the report and the validation: what
+# it times is its own source and the timing sources.
+DRIVER_INTERFACE = ("common/driver.h", "common/errors.h", "common/validate.h")
 # The lab's programs, by the name a row gives them, and their source in tools/.
 LAB_SOURCES = {"word_argsort": "tools/word_argsort.cu", "rank_argsort": "tools/rank_argsort.cu",
                "barriers": "tools/barriers.cu", "transfers": "tools/transfers.cu",
@@ -101,14 +108,15 @@ class Sources:
         return json.loads(text) if text else {}
 
 
-def included(sources, paths, folders):
-    """The files `paths` and every header of ours they include, directly or not: an include is
-    looked up beside the file that names it, then in `folders` (repository-relative)."""
+def included(sources, paths, folders, leave_out=()):
+    """The files `paths` and every header of ours they include, directly or not, but those of
+    `leave_out` (and what only they include): an include is looked up beside the file that names
+    it, then in `folders` (repository-relative)."""
     found, queue = [], list(paths)
     while queue:
         path = queue.pop(0)
         text = sources.read(path)
-        if text is None or path in found:
+        if text is None or path in found or path in leave_out:
             continue
         found.append(path)
         for name in INCLUDE.findall(text):
@@ -151,7 +159,7 @@ def measured_files(program, sources, with_variants=False):
     lab = lab_name(program)
     if lab:
         folders = ["tools", "common"] + ([LAB_STAGES[lab]] if lab in LAB_STAGES else [])
-        files = included(sources, [LAB_SOURCES[lab]], folders)
+        files = included(sources, [LAB_SOURCES[lab]], folders, DRIVER_INTERFACE)
         if lab == "barriers":
             files += included(sources, ["v0_naive/bitonic_sort.cu"], ["v0_naive", "common"])
         if program == "std_sort":

@@ -106,6 +106,10 @@ with tempfile.TemporaryDirectory() as scratch:
     edit("common/cli.cpp", "\n", "\n// a new line of the command line's parser\nstatic int "
          "parsed_once = 0;\n")
     check(prints(*programs) == before, "a changed command-line parser changes no fingerprint")
+    edit("common/driver.h", "\n", "\n// a new line of the driver's interface\nstruct Unused {};\n")
+    check(prints(*programs) == before,
+          "a changed driver interface (driver.h, which the baselines include) changes no "
+          "fingerprint, a library's neither")
     code = next(line for line in text.splitlines() if line.strip().startswith("const ") and
                 line.rstrip().endswith(";"))
     edit(kernel, code, code + " static_cast<void>(0);")
