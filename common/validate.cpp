@@ -236,22 +236,41 @@ std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending) {
 }
 
 std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
-                                          bool ascending) {
+                                          bool ascending, unsigned threads) {
   std::vector<int> sorted(keys);
   const std::size_t arrays = keys.size() / segment;
-  // Each thread sorts a contiguous share of the arrays.
-  const unsigned threads = keys.size() >= (std::size_t{1} << 20)
-      ? std::max(1u, std::min(16u, std::thread::hardware_concurrency()))
-      : 1;
+  // Each thread sorts a contiguous share of the arrays; with fewer arrays than threads, each
+  // array is sorted by threads / arrays of them (std_sorted_copy's merges), so that 2^27 keys
+  // in one array or in eight take seconds, not a minute on one thread.
   std::vector<std::thread> workers;
-  for (unsigned worker = 0; worker < threads; ++worker) {
-    const std::size_t first = arrays * worker / threads;
-    const std::size_t last = arrays * (worker + 1) / threads;
-    workers.emplace_back(std_sort_segments, sorted.data() + first * segment, last - first, segment,
-                         ascending);
+  if (arrays < threads) {
+    for (std::size_t array = 0; array < arrays; ++array) {
+      workers.emplace_back([&, array] {
+        const auto first = keys.begin() + static_cast<std::ptrdiff_t>(array * segment);
+        const std::vector<int> one =
+            std_sorted_copy(std::vector<int>(first, first + static_cast<std::ptrdiff_t>(segment)),
+                            ascending, static_cast<unsigned>(threads / arrays));
+        std::copy(one.begin(), one.end(), sorted.begin() + (first - keys.begin()));
+      });
+    }
+  } else {
+    for (unsigned worker = 0; worker < threads; ++worker) {
+      const std::size_t first = arrays * worker / threads;
+      const std::size_t last = arrays * (worker + 1) / threads;
+      workers.emplace_back(std_sort_segments, sorted.data() + first * segment, last - first,
+                           segment, ascending);
+    }
   }
   for (std::thread &worker : workers) {
     worker.join();
   }
   return sorted;
+}
+
+std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
+                                          bool ascending) {
+  const unsigned threads = keys.size() >= (std::size_t{1} << 20)
+      ? std::max(1u, std::min(16u, std::thread::hardware_concurrency()))
+      : 1;
+  return std_sorted_segments_copy(keys, segment, ascending, threads);
 }

@@ -62,6 +62,9 @@ std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending);
 void std_sort_segments(int *keys, std::size_t arrays, std::size_t segment, bool ascending);
 
 // What std::sort makes of every array of `segment` consecutive keys, each sorted on its own
-// (keys.size() a multiple of segment), on several threads for large inputs.
+// (keys.size() a multiple of segment), on `threads` threads; without `threads`, on several for
+// large inputs.
+std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
+                                          bool ascending, unsigned threads);
 std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
                                           bool ascending);
