@@ -164,7 +164,7 @@ def measured_files(program, sources, with_variants=False):
             files += included(sources, ["v0_naive/bitonic_sort.cu"], ["v0_naive", "common"])
         if program == "std_sort":
             # std::sort is timed on the host, by host_sort.cpp, not by sort_runner.cu.
-            files += included(sources, ["common/host_sort.cpp"], ["common"])
+            files += included(sources, ["common/host_sort.cpp"], ["common"], DRIVER_INTERFACE)
         return files + ([] if lab == "torch" else timing_files(sources)), ""
     variant = sources.variants().get(program)
     if variant:
