@@ -142,8 +142,8 @@ PROFILE_27_VARIANTS = (PROFILE_VARIANTS + ",v13_fused,v13_low3,v13_low3_store3,v
 # the H200 they count about 5.7 s a run of 2^27 keys (3.7 s with --segment; more for argsorts,
 # whose check also reads the positions) and 22 s at 2^29, as one program took on the H200, the
 # keys made and checked on the host taking most of a run; that was before the check's std::sort
-# merged on every thread and was kept from one program to the next (common/reference_cache.h),
-# so a chunk recorded since may take less than its estimate.
+# merged on every thread and the keys and their reference were kept from one program to the next
+# (common/reference_cache.h), so a chunk recorded since may take less than its estimate.
 CHUNKS = [
     Chunk("registers", [tool("registers.py", "--arch", "{arch}", "--stages", REGISTER_PROGRAMS,
                              "--csv", "{out}/registers.csv")],
