@@ -89,7 +89,7 @@ void keep(const std::string &path, const std::vector<int> &keys, const std::stri
                  static_cast<std::streamsize>(keys.size() * sizeof(int))) &&
       file.write(trailer.data(), static_cast<std::streamsize>(trailer.size())) && file.flush()) {
     file.close();
-    if (std::rename(partial.c_str(), path.c_str()) != 0) {
+    if (file.fail() || std::rename(partial.c_str(), path.c_str()) != 0) {
       std::remove(partial.c_str());
     }
   } else {

@@ -2,7 +2,9 @@
 // that sorts the same keys. The lab's record (tools/record.py) runs many programs on the same
 // keys, and at 2^29 keys making them and sorting them with std::sort take most of a run; the
 // record names a folder in COURSE_REFERENCE_CACHE, and without it every run makes its own keys
-// and sorts its own reference, as a student's does.
+// and sorts its own reference, as a student's does. The folder serves the runs of one build: a
+// kept file names the keys it holds, not the generator that made them, so record.py empties it
+// before each chunk (a folder kept across a change of keys.cpp would give the old keys).
 #pragma once
 
 #include <cstdint>

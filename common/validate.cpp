@@ -237,29 +237,33 @@ std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending) {
 
 std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
                                           bool ascending, unsigned threads) {
-  std::vector<int> sorted(keys);
   const std::size_t arrays = keys.size() / segment;
-  // Each thread sorts a contiguous share of the arrays; with fewer arrays than threads, each
-  // array is sorted by threads / arrays of them (std_sorted_copy's merges), so that 2^27 keys
-  // in one array or in eight take seconds, not a minute on one thread.
-  std::vector<std::thread> workers;
+  threads = std::max(1u, threads);
+  if (arrays == 1) {
+    return std_sorted_copy(keys, ascending, threads);
+  }
+  std::vector<int> sorted(keys);
   if (arrays < threads) {
+    // Fewer arrays than threads: one array after another, each sorted by every thread
+    // (std_sorted_copy's merges), so that 2^27 keys in eight arrays take seconds, not the
+    // minute one thread an array would; beside the keys and the result, at most three arrays'
+    // worth of memory at a time (a copy, its sort and the merges' scratch).
     for (std::size_t array = 0; array < arrays; ++array) {
-      workers.emplace_back([&, array] {
-        const auto first = keys.begin() + static_cast<std::ptrdiff_t>(array * segment);
-        const std::vector<int> one =
-            std_sorted_copy(std::vector<int>(first, first + static_cast<std::ptrdiff_t>(segment)),
-                            ascending, static_cast<unsigned>(threads / arrays));
-        std::copy(one.begin(), one.end(), sorted.begin() + (first - keys.begin()));
-      });
+      const auto first = keys.begin() + static_cast<std::ptrdiff_t>(array * segment);
+      const std::vector<int> one =
+          std_sorted_copy(std::vector<int>(first, first + static_cast<std::ptrdiff_t>(segment)),
+                          ascending, threads);
+      std::copy(one.begin(), one.end(), sorted.begin() + (first - keys.begin()));
     }
-  } else {
-    for (unsigned worker = 0; worker < threads; ++worker) {
-      const std::size_t first = arrays * worker / threads;
-      const std::size_t last = arrays * (worker + 1) / threads;
-      workers.emplace_back(std_sort_segments, sorted.data() + first * segment, last - first,
-                           segment, ascending);
-    }
+    return sorted;
+  }
+  // Each thread sorts a contiguous share of the arrays.
+  std::vector<std::thread> workers;
+  for (unsigned worker = 0; worker < threads; ++worker) {
+    const std::size_t first = arrays * worker / threads;
+    const std::size_t last = arrays * (worker + 1) / threads;
+    workers.emplace_back(std_sort_segments, sorted.data() + first * segment, last - first, segment,
+                         ascending);
   }
   for (std::thread &worker : workers) {
     worker.join();

@@ -425,8 +425,8 @@ class Recorder:
 # What the chunks' programs see beside the environment: the folder where one program leaves its
 # keys and their std::sort reference for the next that sorts the same keys (common/
 # reference_cache.h), named by main() for one record.py command; emptied before each chunk (the
-# programs of a chunk share keys, those of two chunks seldom; 2^31 keys and their sort take
-# 16 GB) and after the command.
+# programs of a chunk share keys, those of two chunks seldom; the 2^30 and 2^31 keys of the
+# gpus chunk and their sorts take 24 GB) and after the command.
 RECORD_ENVIRONMENT = {}
 
 

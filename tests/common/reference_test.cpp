@@ -286,8 +286,8 @@ TEST_CASE("the keys kept on disk: made once, read back, made again where the fil
 
 TEST_CASE("std_sorted_segments_copy sorts every array on its own, on one thread and on many") {
   // 2^20 keys and more are shared out among several threads, a whole number of arrays each;
-  // with fewer arrays than threads (one array of n keys, three or four of 2^20), each array is
-  // sorted by several threads.
+  // with fewer arrays than threads (one array of n keys, three or four of 2^20), each array in
+  // turn is sorted by all of them.
   for (std::size_t n : {std::size_t{8}, std::size_t{1} << 12, (std::size_t{1} << 20) + 3072,
                         std::size_t{3} << 20, std::size_t{4} << 20}) {
     for (std::size_t segment : {std::size_t{2}, std::size_t{1024}, std::size_t{1} << 20, n}) {
@@ -305,8 +305,8 @@ TEST_CASE("std_sorted_segments_copy sorts every array on its own, on one thread 
         INFO("n = " << n << ", arrays of " << segment << (ascending ? ", ascending" : ""));
         CHECK(std_sorted_segments_copy(input, segment, ascending) == expected);
         // As many threads as a large GPU machine's cores, and a count that is not a power of
-        // two, whatever the cores here.
-        for (const unsigned threads : {3u, 16u}) {
+        // two, whatever the cores here; none counts as one.
+        for (const unsigned threads : {0u, 3u, 16u}) {
           CHECK(std_sorted_segments_copy(input, segment, ascending, threads) == expected);
         }
       }
