@@ -470,18 +470,24 @@ def redefined(entry, chunk, sources=None):
 
 
 def list_chunks(recorder, chunks):
-    # Seconds of the default record on one GPU, of its chunks that need two, and of --all's.
-    total = {"one": 0, "two": 0, "all": 0}
+    # Seconds of the default record on one GPU, of its chunks that need two, and of --all's;
+    # and of the first, those measured here (the rest are the catalog's estimates, marked ~).
+    total = {"one": 0, "two": 0, "all": 0, "measured": 0}
     for chunk in chunks:
         estimate = recorder.estimate(chunk)
-        total["all" if chunk.optional else "two" if chunk.gpus > 1 else "one"] += estimate
+        kind = "all" if chunk.optional else "two" if chunk.gpus > 1 else "one"
+        total[kind] += estimate
+        if kind == "one" and recorder.measured(chunk):
+            total["measured"] += estimate
         mark = " (--all)" if chunk.optional else ""
-        print(f"{chunk.name:16} {estimate:5.0f} s  {recorder.status(chunk):28} "
+        guess = " " if recorder.measured(chunk) else "~"
+        print(f"{chunk.name:16} {guess}{estimate:4.0f} s  {recorder.status(chunk):28} "
               f"{chunk.covers}{mark}")
     optional = sum(chunk.optional for chunk in chunks)
     print(f"{len(chunks) - optional} chunks, about {total['one'] / 60:.0f} minutes on one of "
-          f"this record's GPUs ({recorder.record.gpu()}) and {total['two'] / 60:.0f} on two; "
-          f"{optional} that only the lab notes read (--all), about {total['all'] / 60:.0f} more")
+          f"this record's GPUs ({recorder.record.gpu()}), {total['measured'] / 60:.0f} of them "
+          f"measured here, and {total['two'] / 60:.0f} on two; {optional} that only the lab "
+          f"notes read (--all), about {total['all'] / 60:.0f} more (~: an estimate)")
 
 
 def build(folder, gpus, arch=None):
