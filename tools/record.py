@@ -114,6 +114,13 @@ def distributions():
                  "every stage on every distribution at 2^24", 150, every_stage=True)
 
 
+def profile_27(name, programs, covers, seconds):
+    return Chunk(name, [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
+                             "--sizes", "27", *programs)],
+                 {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
+                 covers, seconds, needs="ncu")
+
+
 # The variants whose machine code the sass chunk counts beside the stages' (chapters 8 to 11).
 SASS_VARIANTS = ("v7_unpadded,v8_unpadded,v8_keys8,v8_lanes_mad,v8_round256,v9_minmax_lanes,"
                  "v9_swap_source,v9_one_compare,v9_double_minmax,v9_split_items,v8_directions,"
@@ -131,9 +138,12 @@ REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
                      "v7_register_tile,v13_any_bits,v14_span,v15_tile4096")
 # At 2^27: the stages the chapters read a profile of at that size (v8 .. v12 and v16 are read at
-# 2^20 alone), those variants, and the variants of the lab note on passes (its table).
-PROFILE_27_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v5_bank_free,"
-                     "v6_multistep,v7_register_tile,v13_any_bits,v14_span,v15_tile4096")
+# 2^20 alone), in two chunks, each well inside a device call of ten minutes (profile-20's eleven
+# programs took 113 s at 2^20): v0 .. v5, whose hundreds of launches take one Nsight Compute pass
+# apiece, and the rest with the variants the chapters read (15 to 17) and those of the lab notes
+# on groups, passes and v14's levers.
+PROFILE_27_EARLY = "v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v5_bank_free"
+PROFILE_27_STAGES = "v6_multistep,v7_register_tile,v13_any_bits,v14_span,v15_tile4096"
 PROFILE_27_VARIANTS = (PROFILE_VARIANTS + ",v13_fused,v13_low3,v13_low3_store3,v13_tile4096,"
                        "v13_tile4096_fused")
 
@@ -211,12 +221,11 @@ CHUNKS = [
           {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
           "every launch of the stages the chapters profile at 2^20 (and of the groups note's "
           "variant) under Nsight Compute", 120, needs="ncu"),
-    Chunk("profile-27", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
-                              "--sizes", "27", "--stages", PROFILE_27_STAGES, "--variants",
-                              PROFILE_27_VARIANTS)],
-          {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
-          "the stages the chapters profile at 2^27, with the variants of chapters 15 to 17 and "
-          "of the lab note on passes", 420, needs="ncu"),
+    profile_27("profile-27-early", ["--stages", PROFILE_27_EARLY],
+               "v0 .. v5 at 2^27, every launch, under Nsight Compute (chapters 2 to 7)", 300),
+    profile_27("profile-27", ["--stages", PROFILE_27_STAGES, "--variants", PROFILE_27_VARIANTS],
+               "v6, v7, v13, v14 and v15 at 2^27 under Nsight Compute, with the variants of "
+               "chapters 15 to 17 and of the lab notes on groups, passes and v14's levers", 300),
     Chunk("profile-16", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
                               "--sizes", "16", "--stages", "v14_span,v15_tile4096")],
           {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},

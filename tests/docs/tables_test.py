@@ -681,10 +681,10 @@ with tempfile.TemporaryDirectory() as results:
     partial, other = records.Record("partial", results), records.Record("other", results)
     # Rows of no known program are not current: count the chunks alone.
     partial.changed_programs = other.changed_programs = lambda name: {}
-    check(partial.missing_chunks("kernel_times") == ["profile-27", "profile-16"] and
+    check(partial.missing_chunks("kernel_times") == ["profile-27-early", "profile-27", "profile-16"] and
           partial.incomplete(["kernel_times"]) == ["kernel_times"] and
-          partial.gap(["kernel_times"]) == "kernel_times from profile-27 and profile-16" and
-          partial.shortfall(["kernel_times"]) == (0, 2) and
+          partial.gap(["kernel_times"]) == "kernel_times from profile-27-early and profile-27 and profile-16" and
+          partial.shortfall(["kernel_times"]) == (0, 3) and
           other.missing_chunks("kernel_times") == [] and other.incomplete(["kernel_times"]) == [],
           "a record lacking some of the catalog's chunks of an experiment names them; one made "
           "in another layout is taken whole")
