@@ -614,7 +614,7 @@ INLINE_VALUES = {
     "float": lambda args, tour, profile: tables.float_value(args[0], args[1], int(args[2]),
                                                             int(args[3])),
     "segment-copies": lambda args, tour, profile: "{:.1f}".format(
-        tables.segment_times()["v8_batched"][int(args[0])] / tables.copy_time_2e27()),
+        tables.segment_times()["v8_batched"][int(args[0])] / tables.segment_copy_ms()),
     # PROGRAM[:OTHER]:Q, from the tour.
     "time": from_tour(lambda tour, row, program, args, q: (
         f"{tables.ms(tour.time(program, q))} ms")),

@@ -750,7 +750,7 @@ def segments_table():
         return NOT_MEASURED + "\n"
     times = segment_times()
     batched = times.get("v8_batched", {})
-    copy_ms = copy_time_2e27()
+    copy_ms = segment_copy_ms()
     body = []
     for s in sorted(batched):
         rival, rival_ms = fastest_rival(times, s)
@@ -769,8 +769,8 @@ def segments_table():
             "warm-up (1 for DeviceSegmentedRadixSort with L <= 64, which takes seconds), every "
             "array of every run checked (against std::sort; torch.sort's rows for order and "
             "permutation). torch.sort also returns every key's index (int64), and runs up to "
-            "2^16 keys per array only (-). A copy is one read and write of the 2^27 keys at "
-            "the copy bandwidth of the tour.\n")
+            "2^16 keys per array only (-). A copy is the copy baseline's time for the 2^27 keys "
+            f"on the same GPU, {data_files('copy')}.\n")
 
 
 def argsorts_table():
@@ -1119,12 +1119,6 @@ def pipes_table():
             "cycles (the LSU pipe issues shared-memory accesses, shuffles and barriers), cycles "
             "that issue the share in which a scheduler issued an instruction, "
             "achieved occupancy the warp slots filled on average.\n")
-
-
-def copy_time_2e27():
-    """One read and write of 2^27 keys at the tour's copy bandwidth, in ms."""
-    tour = Tour()
-    return 8 * 2**27 / (tour.copies[0] * 1e6) if tour.copies else None
 
 
 def segments_crossover(name="segments", program="v8_batched", rivals=SEGMENT_RIVALS,
