@@ -436,8 +436,10 @@ def spread_value(kind):
 
 # v:KIND:ARGS, one number for the prose: KIND -> a function of (ARGS, tour, profile).
 INLINE_VALUES = {
+    # The copy bandwidth of the tour's runs (one in each of its chunks): 'N GB/s' or 'N to M GB/s'.
     "copy": lambda args, tour, profile: (
-        f"{tour.copies[0]:.0f} GB/s" if tour.copies else tables.NOT_MEASURED),
+        tables.range_text(tour.copies, "{:.0f}").replace(" .. ", " to ") + " GB/s"
+        if tour.copies else tables.NOT_MEASURED),
     "crossover": lambda args, tour, profile: tables.crossover_size(tour, args[0], args[1]),
     # Q: the stage with the shortest sort of 2^Q keys in the tour.
     "fastest-stage": lambda args, tour, profile: f"`{tables.fastest_stage(tour, int(args[0]))}`",
