@@ -519,6 +519,12 @@ INLINE_VALUES = {
     # STAGE:Q:DISTRIBUTION: its time over the time on uniform keys.
     "distribution": lambda args, tour, profile: tables.ratio(
         tables.distribution_ratio(args[0], int(args[1]), args[2])),
+    # FIRST:LAST:Q[:DIST,DIST]: the least and the most of the stages FIRST .. LAST's times on
+    # those distributions (all but uniform) over their time on uniform keys at 2^Q.
+    "distribution-low": lambda args, tour, profile: tables.ratio(min(tables.distribution_ratios(
+        args[0], args[1], int(args[2]), args[3].split(",") if len(args) > 3 else None))),
+    "distribution-high": lambda args, tour, profile: tables.ratio(max(tables.distribution_ratios(
+        args[0], args[1], int(args[2]), args[3].split(",") if len(args) > 3 else None))),
     "experiment": lambda args, tour, profile: tables.ms(
         tables.experiment_time(args[0], args[1], int(args[2]))) + " ms",
     "experiment-ratio": lambda args, tour, profile: experiment_ratio(args),

@@ -1715,6 +1715,17 @@ def distribution_ratio(stage, q, distribution):
     return found[distribution] / found["uniform"]
 
 
+def distribution_ratios(first, last, q, distributions=None):
+    """Every stage's time from FIRST to LAST (in stages.txt's order) on each of `distributions`
+    (by default every one but uniform) over its time on uniform keys, at 2^q."""
+    stages = course.stage_names()
+    chosen = stages[stages.index(first):stages.index(last) + 1]
+    ratios = [distribution_ratio(stage, q, distribution)
+              for stage in chosen for distribution in distributions or
+              [d for d in distribution_times().get((stage, q), {}) if d != "uniform"]]
+    return [value for value in ratios if value is not None]
+
+
 def distributions_table(stages=None):
     rows = recorded_rows("distributions")
     if not rows:
