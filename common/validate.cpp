@@ -216,6 +216,13 @@ std::vector<int> parallel_sorted_copy(const std::vector<int> &keys, unsigned pie
   return sorted;
 }
 
+// The threads the check's std::sort uses for `count` keys: below a million one is quick enough;
+// above, up to 16, as the cores allow.
+unsigned check_threads(std::size_t count) {
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return count >= (std::size_t{1} << 20) ? std::min(cores, 16u) : 1;
+}
+
 }  // namespace
 
 std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending, unsigned threads) {
@@ -229,10 +236,7 @@ std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending, u
 }
 
 std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending) {
-  // Below a million keys one thread is quick enough; above, up to 16, as the cores allow.
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  const bool large = keys.size() >= (std::size_t{1} << 20);
-  return std_sorted_copy(keys, ascending, large ? std::min(cores, 16u) : 1);
+  return std_sorted_copy(keys, ascending, check_threads(keys.size()));
 }
 
 std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
@@ -273,8 +277,5 @@ std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::siz
 
 std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
                                           bool ascending) {
-  const unsigned threads = keys.size() >= (std::size_t{1} << 20)
-      ? std::max(1u, std::min(16u, std::thread::hardware_concurrency()))
-      : 1;
-  return std_sorted_segments_copy(keys, segment, ascending, threads);
+  return std_sorted_segments_copy(keys, segment, ascending, check_threads(keys.size()));
 }

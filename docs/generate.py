@@ -434,6 +434,12 @@ def spread_value(kind):
     return lambda args, tour, profile: tables.spread_value([kind] + args)
 
 
+def distribution_bound(pick):
+    """The value v:distribution-low or -high: `pick` (min or max) of tables.distribution_ratios."""
+    return lambda args, tour, profile: tables.ratio(pick(tables.distribution_ratios(
+        args[0], args[1], int(args[2]), args[3].split(",") if len(args) > 3 else None)))
+
+
 # v:KIND:ARGS, one number for the prose: KIND -> a function of (ARGS, tour, profile).
 INLINE_VALUES = {
     # The copy bandwidth of the tour's runs (one in each of its chunks): 'N GB/s' or 'N to M GB/s'.
@@ -521,10 +527,8 @@ INLINE_VALUES = {
         tables.distribution_ratio(args[0], int(args[1]), args[2])),
     # FIRST:LAST:Q[:DIST,DIST]: the least and the most of the stages FIRST .. LAST's times on
     # those distributions (all but uniform) over their time on uniform keys at 2^Q.
-    "distribution-low": lambda args, tour, profile: tables.ratio(min(tables.distribution_ratios(
-        args[0], args[1], int(args[2]), args[3].split(",") if len(args) > 3 else None))),
-    "distribution-high": lambda args, tour, profile: tables.ratio(max(tables.distribution_ratios(
-        args[0], args[1], int(args[2]), args[3].split(",") if len(args) > 3 else None))),
+    "distribution-low": distribution_bound(min),
+    "distribution-high": distribution_bound(max),
     "experiment": lambda args, tour, profile: tables.ms(
         tables.experiment_time(args[0], args[1], int(args[2]))) + " ms",
     "experiment-ratio": lambda args, tour, profile: experiment_ratio(args),
