@@ -395,6 +395,20 @@ def copies_range(profile, args):
     return tables.copies_range_text(launches, 1e6 * profile.copy_ms(args[0], int(args[1])))
 
 
+def steps_copies(profile, args, pick=None):
+    """STAGE:Q:KERNEL:FIRST:LAST: the cheapest and the dearest of its launches of FIRST .. LAST
+    steps, in copies of the array ('0.97 .. 1.06'), or with pick (max) the one of them it picks."""
+    first, last = int(args[3]), int(args[4])
+    launches = [row for row in profile.launches(args[0], int(args[1]))
+                if row["kernel"] == args[2] and first <= int(row["steps"]) <= last]
+    if not launches:
+        raise ValueError(f"steps-copies:{':'.join(args)}: no such launch was profiled")
+    copy_ns = 1e6 * profile.copy_ms(args[0], int(args[1]))
+    if pick:
+        return f"{pick(float(row['duration_ns']) / copy_ns for row in launches):.2f}"
+    return tables.copies_range_text(launches, copy_ns)
+
+
 def dram_range(profile, args):
     """STAGE:Q:KERNEL: the lowest and highest DRAM share of peak over its profiled launches."""
     shares = [float(row["dram_pct_of_peak"])
@@ -494,6 +508,10 @@ INLINE_VALUES = {
     # STAGE:Q:KERNEL[:STRIDE]: its cheapest and its dearest launch (of that largest stride), in
     # copies of the array.
     "copies-range": lambda args, tour, profile: copies_range(profile, args),
+    # STAGE:Q:KERNEL:FIRST:LAST: its launches of FIRST .. LAST steps (multistep), cheapest ..
+    # dearest in copies of the array; -max: the dearest alone, for a claim.
+    "steps-copies": lambda args, tour, profile: steps_copies(profile, args),
+    "steps-copies-max": lambda args, tour, profile: steps_copies(profile, args, max),
     # KIND[:STAGE[:Q]]: v14_span's (or that stage's or variant's) launches of that kind (an
     # index of tables.SPAN_KINDS) at 2^27 (or 2^Q), in copies.
     "span-copies": lambda args, tour, profile: tables.span_copies(

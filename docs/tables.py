@@ -661,23 +661,36 @@ def written_share(profile, stage, q, kernel, stride=None):
 
 
 def written_table(profile, stage, q, kernel):
-    """Per launch of the last merge: DRAM bytes read and written, their ratio, DRAM throughput
-    and time in copies of the array."""
-    body = []
+    """Per run of launches of the last merge whose times lie within 0.03 copies of the run's
+    first: their strides, DRAM bytes read and written, the ratio, DRAM throughput and time in
+    copies of the array, each as 'lowest .. highest' (one row per stride would be n's log2)."""
     durations = {int(row["stride"]): float(row["duration_ns"])
                  for row in profile.launches(stage, q) if row["kernel"] == kernel and
                  int(row["size"]) == 1 << q}
     copy_ns = 1e6 * profile.copy_ms(stage, q)
+    groups = []
     for row in merge_launches(profile, stage, q, kernel):
-        stride = int(row["stride"])
-        read, written = float(row["dram_read_bytes"]), float(row["dram_write_bytes"])
-        body.append([f"2^{log2(stride)}", f"{read / 2**20:.0f}", f"{written / 2**20:.0f}",
-                     f"{written / read:.2f}", f"{float(row['dram_pct_of_peak']):.0f}%",
-                     f"{durations[stride] / copy_ns:.2f}" if stride in durations else ""])
-    return (table(["stride", "read MiB", "written MiB", "written / read", "DRAM, % of peak",
-                   "copies"], body) + "\n" + f"Every `{kernel}` launch of the last merge of "
+        copies = durations[int(row["stride"])] / copy_ns
+        if not groups or abs(copies - groups[-1][0][0]) > 0.03:
+            groups.append([])
+        groups[-1].append((copies, row))
+    body = []
+    for group in groups:
+        rows = [row for _, row in group]
+        strides = [log2(int(row["stride"])) for row in rows]
+        read = [float(row["dram_read_bytes"]) for row in rows]
+        written = [float(row["dram_write_bytes"]) for row in rows]
+        stride = f"2^{strides[0]}" + (f" .. 2^{strides[-1]}" if len(strides) > 1 else "")
+        body.append([stride, range_text([value / 2**20 for value in read], "{:.0f}"),
+                     range_text([value / 2**20 for value in written], "{:.0f}"),
+                     range_text([w / r for w, r in zip(written, read)], "{:.2f}"),
+                     range_text([float(row["dram_pct_of_peak"]) for row in rows], "{:.0f}%"),
+                     range_text([copies for copies, _ in group], "{:.2f}")])
+    return (table(["strides", "read MiB", "written MiB", "written / read", "DRAM, % of peak",
+                   "copies"], body) + "\n" + f"The `{kernel}` launches of the last merge of "
             f"`{stage}` at n = 2^{q} (the merge of size n, strides n / 2 down to 1), the second "
-            "of two sorts of uniform keys. " + profile.source() + "\n")
+            "of two sorts of uniform keys; a row holds the strides whose launches took within "
+            "0.03 copies of its first one's time. " + profile.source() + "\n")
 
 
 # ---------------------------------------------------------------------------------------------

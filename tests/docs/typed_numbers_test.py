@@ -25,6 +25,7 @@ root = sys.argv[1]
 # A figure typed on purpose -> where it comes from.
 ALLOWED = {
     "3.35 TB/s": "the H100 SXM5 80GB's HBM3 bandwidth, NVIDIA H100 datasheet",
+    "4.8 TB/s": "the H200's HBM3e bandwidth, NVIDIA H200 datasheet",
     "100%": "the whole of a share, not a measurement",
     "15x": "NVIDIA/cccl issue 883: packed keys against DeviceSegmentedSort, in that issue's case",
     "450 GB/s": "NVLink 4 on the H200, a direction: NVIDIA H200 datasheet (900 GB/s both ways)",
