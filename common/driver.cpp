@@ -204,11 +204,8 @@ Input load_input(const Options &options, bool uses_device) {
       std::transform(input.keys.begin(), input.keys.end(), ranks.begin(), float_rank);
     }
     const std::vector<int> &sorted = options.floats ? ranks : input.keys;
-    // One array (no --segment, or --segment n) is a flat sort, which the record can keep.
-    const bool one_array = options.segment == 0 || options.segment == sorted.size();
-    input.expected = one_array
-        ? cached_sorted_copy(sorted, options.ascending, cache)
-        : std_sorted_segments_copy(sorted, options.segment, options.ascending);
+    input.expected = cached_sorted_copy(
+        sorted, options.segment == 0 ? sorted.size() : options.segment, options.ascending, cache);
     if (options.floats) {
       std::transform(input.expected.begin(), input.expected.end(), input.expected.begin(),
                      float_rank);
