@@ -560,14 +560,8 @@ class Profile:
                 row["kernel"] == kernel]
 
     def source(self):
-        # Durations from CUPTI's kernel records of one run where the row says so (timed_by),
-        # else from Nsight Compute, as the metrics always are.
-        cupti = any(row.get("timed_by") == "cupti" for row in self.times)
         return (recorded(self.metrics or self.times, "tools/profile_kernels.py") +
-                (" (durations: CUPTI's kernel records of one run, tools/launch_times.cpp; "
-                 "metrics:" if cupti else "") +
-                " with Nsight Compute (`--clock-control none --cache-control none`)" +
-                (")" if cupti else "") + ", the second "
+                " with Nsight Compute (`--clock-control none --cache-control none`), the second "
                 "of two sorts; data: " + data_files("kernel_times") + ", " +
                 data_files("kernel_metrics") + ". A copy is the time the copy baseline "
                 "takes to read and write the same keys, measured in the same run.")

@@ -8,10 +8,7 @@ profiles the second of two sorts (the first is the program's warm-up) and writes
 
   OUT/kernel_times.csv    every launch of the sort: its kernel, the merge size and strides it
                           runs (reconstructed from the stage's launch order and checked against
-                          the kernel names the GPU ran), and its duration: from CUPTI's kernel
-                          records in one run of the program (tools/launch_times.cpp, where the
-                          build has it), else ncu's gpu__time_duration, one replay a launch; the
-                          column timed_by says which;
+                          the kernel names ncu reports), and its duration (gpu__time_duration);
                           with the copy time of the same keys, measured in the same run with the
                           copy baseline, so that a launch's cost reads as copies of the array
   OUT/kernel_metrics.csv  the first launch (block_sort, or v0's first step) and every launch of
@@ -31,7 +28,6 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 import course
 
@@ -75,24 +71,6 @@ def ncu_rows(ncu, command, skip, count, options):
     return [row for row in rows if row.get("ID", "").strip().isdigit()]
 
 
-def cupti_rows(library, command, launches):
-    """The durations of the second sort's `launches` launches from one run of the program with
-    launch_times.cpp loaded (the first sort is its warm-up), as rows of ncu's raw page would
-    give them; None where the run did not record exactly two sorts' launches."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "launches.csv")
-        environment = dict(os.environ, CUDA_INJECTION64_PATH=library, LAUNCH_TIMES_CSV=path)
-        result = subprocess.run(command, capture_output=True, text=True, env=environment)
-        if result.returncode != 0 or not os.path.exists(path):
-            sys.exit(f"{' '.join(command)} with {library} failed:\n{result.stderr[-3000:]}")
-        with open(path, newline="") as file:
-            rows = list(csv.DictReader(file))
-    if len(rows) != 2 * launches:
-        return None
-    return [{"Kernel Name": row["kernel"], "gpu__time_duration.sum": row["duration_ns"]}
-            for row in rows[launches:]]
-
-
 def number(text):
     try:
         return float(str(text).replace(",", ""))
@@ -116,10 +94,7 @@ def main():
                         "the stages, built through Meson first (chapter 15: v13_group13,"
                         "v13_group15,v13_group15_keys64)")
     parser.add_argument("--timeline-only", action="store_true",
-                        help="only kernel_times.csv (the durations)")
-    parser.add_argument("--timeline", choices=["cupti", "ncu"], default="cupti",
-                        help="what times each launch: CUPTI's records of one run (default, where "
-                        "the build has tools/liblaunch_times.so) or ncu, one replay a launch")
+                        help="only kernel_times.csv (durations, one ncu pass per launch)")
     arguments = parser.parse_args()
     if course.arguments_only():
         return
@@ -131,9 +106,6 @@ def main():
         # The query said nothing useful: ask for the names seen working with ncu 2025.3.
         metrics_asked = [name for name in METRICS if not name.startswith("dram__throughput")]
     driver, date = course.nvidia_driver(), course.today()
-    library = os.path.join(arguments.build, "tools", "liblaunch_times.so")
-    if arguments.timeline != "cupti" or not os.path.exists(library):
-        library = None
     names = arguments.stages.split(",") if arguments.stages else course.stage_names()
     variants = [name for name in arguments.variants.split(",") if name]
     for name in variants:
@@ -156,31 +128,23 @@ def main():
             common = {"stage": stage, "n": 1 << q, "gpu": record["device"],
                       "nvidia_driver": driver, "cuda_runtime": record["cuda_runtime"],
                       "date": date}
-            # The whole second sort, durations only: from CUPTI's records of one run, or one
-            # ncu pass per launch.
-            timeline = cupti_rows(library, command, launches) if library else None
-            timed_by = "cupti"
-            if timeline is None:
-                if library:
-                    print(f"2^{q} {stage}: CUPTI did not record two sorts' launches; ncu times "
-                          "them", file=sys.stderr)
-                timeline = ncu_rows(ncu, command, launches, launches,
-                                    ["--metrics", "gpu__time_duration.sum"])
-                timed_by = "ncu"
+            # The whole second sort, durations only: one pass per launch.
+            timeline = ncu_rows(ncu, command, launches, launches,
+                                ["--metrics", "gpu__time_duration.sum"])
             # The launches as the stage makes them: its program's --trace-launches.
             plan = [(launch["kernel"], launch["size"], launch["stride"], launch["steps"])
                     for launch in course.launch_plan(arguments.build, stage, 1 << q)[0]]
             if len(plan) != len(timeline):
-                sys.exit(f"{stage} at 2^{q}: {timed_by} saw {len(timeline)} launches, the plan "
-                         f"has {len(plan)}")
+                sys.exit(f"{stage} at 2^{q}: ncu saw {len(timeline)} launches, the plan has "
+                         f"{len(plan)}")
             for index, (row, (kernel, size, stride, steps)) in enumerate(zip(timeline, plan)):
                 if kernel_name(row) != kernel:
-                    sys.exit(f"{stage} at 2^{q}, launch {index}: {timed_by} saw "
-                             f"{kernel_name(row)}, the plan says {kernel}")
+                    sys.exit(f"{stage} at 2^{q}, launch {index}: ncu saw {kernel_name(row)}, "
+                             f"the plan says {kernel}")
                 times.append({**common, "launch": index, "kernel": kernel, "size": size,
                               "stride": stride, "steps": steps,
                               "duration_ns": number(row["gpu__time_duration.sum"]),
-                              "copy_ms": copy_ms, "timed_by": timed_by})
+                              "copy_ms": copy_ms})
             print(f"2^{q} {stage}: {launches} launches timed", file=sys.stderr, flush=True)
             course.write_csv(os.path.join(arguments.out, "kernel_times.csv"), times)
             if arguments.timeline_only:

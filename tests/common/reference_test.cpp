@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <filesystem>
 #include <fstream>
@@ -254,7 +255,11 @@ TEST_CASE("the reference of many arrays kept on disk: an array's length is a fil
   CHECK(cached_sorted_copy(keys, 256, true, folder.string()) == arrays);
   REQUIRE(files_in(folder).size() == 1);
   const std::filesystem::path kept = files_in(folder)[0];
+  // Read back, not made again: a file made again is a new file, renamed over the old one.
+  const auto made = std::filesystem::last_write_time(kept);
+  std::filesystem::last_write_time(kept, made - std::chrono::hours(1));
   CHECK(cached_sorted_copy(keys, 256, true, folder.string()) == arrays);
+  CHECK(std::filesystem::last_write_time(kept) == made - std::chrono::hours(1));
   // Another length, another order, one array: files of their own.
   CHECK(cached_sorted_copy(keys, 512, true, folder.string()) ==
         std_sorted_segments_copy(keys, 512, true));
@@ -269,6 +274,11 @@ TEST_CASE("the reference of many arrays kept on disk: an array's length is a fil
   for (const std::vector<int> &wrong : {swapped, std_sorted(keys, true)}) {
     write_keys(kept, wrong);
     CHECK(cached_sorted_copy(keys, 256, true, folder.string()) == arrays);
+    std::vector<int> reread(keys.size());
+    std::ifstream(kept, std::ios::binary)
+        .read(reinterpret_cast<char *>(reread.data()),
+              static_cast<std::streamsize>(reread.size() * sizeof(int)));
+    CHECK(reread == arrays);
   }
   std::filesystem::remove_all(folder);
 }

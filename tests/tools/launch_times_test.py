@@ -6,8 +6,10 @@ Usage: launch_times_test.py LIBRARY STAGE_PROGRAM GPU_PRESENT_PROGRAM
 
 At two sizes the program sorts twice (one warm-up, one timed sort); the file must hold the
 kernels of both sorts, in the order the stage's own plan (--trace-launches) gives, each with a
-duration above zero. Without LAUNCH_TIMES_CSV the run still sorts and says that it wrote no
-file. Exits 77 (SKIP) without a GPU.
+duration above zero, and at 2^20 the timed sort's kernels must add up to between a third of
+the sort's time as the program's CUDA events measured it and that time (the rest is the gaps
+between launches). Without LAUNCH_TIMES_CSV the run still sorts and says that it wrote no file.
+Exits 77 (SKIP) without a GPU.
 """
 import csv
 import os
@@ -30,15 +32,24 @@ with tempfile.TemporaryDirectory() as folder:
                               capture_output=True, text=True, check=True).stdout.splitlines()
         planned = [line.split(",")[1] for line in plan if line[:1].isdigit()]
         environment = dict(os.environ, CUDA_INJECTION64_PATH=library, LAUNCH_TIMES_CSV=path)
-        run = subprocess.run([program, "--log2", str(q), "--reps", "1"], capture_output=True,
-                             text=True, env=environment, timeout=600)
+        if os.path.exists(path):
+            os.remove(path)
+        run = subprocess.run([program, "--log2", str(q), "--reps", "1", "--csv"],
+                             capture_output=True, text=True, env=environment, timeout=600)
+        if run.returncode != 0 or not os.path.exists(path):
+            print("FAIL", f"2^{q}: exit {run.returncode}, no timeline: {run.stderr.strip()}")
+            failures += 1
+            continue
         with open(path, newline="") as file:
             rows = list(csv.DictReader(file))
         seen = [course.kernel_of(row["kernel"]) for row in rows]
-        ok = (run.returncode == 0 and seen == planned + planned and
-              all(int(row["duration_ns"]) > 0 for row in rows))
+        sort_ms = float(list(csv.DictReader(run.stdout.splitlines()))[-1]["sort_ms"])
+        kernels_ms = sum(int(row["duration_ns"]) for row in rows[len(planned):]) / 1e6
+        ok = (seen == planned + planned and all(int(row["duration_ns"]) > 0 for row in rows) and
+              (q < 20 or sort_ms / 3 <= kernels_ms <= sort_ms))
         print("ok  " if ok else "FAIL", f"2^{q}: {len(rows)} kernels recorded, the plan has "
-              f"{len(planned)} a sort; first {seen[:3]}, planned {planned[:3]}")
+              f"{len(planned)} a sort; first {seen[:3]}, planned {planned[:3]}; the timed "
+              f"sort's kernels {kernels_ms:.4f} ms of its {sort_ms:.4f} ms")
         failures += not ok
     environment = dict(os.environ, CUDA_INJECTION64_PATH=library)
     environment.pop("LAUNCH_TIMES_CSV", None)
