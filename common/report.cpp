@@ -2,6 +2,7 @@
 #include "report.h"
 
 #include <cstdio>
+#include <fstream>
 
 namespace {
 
@@ -174,4 +175,15 @@ void print_csv(std::ostream &out, const Report &report) {
     separator = ",";
   }
   out << '\n';
+}
+
+std::string host_cpu_name() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      return "CPU " + line.substr(line.find(':') + 2);
+    }
+  }
+  return "CPU";
 }

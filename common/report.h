@@ -55,3 +55,7 @@ double exchange_gb_per_second(const Report &report);
 void print_text(std::ostream &out, const Report &report);
 void print_csv_header(std::ostream &out);
 void print_csv(std::ostream &out, const Report &report);
+
+// The host's processor as /proc/cpuinfo names it ("CPU Intel(R) Xeon(R) ..."), or "CPU": the
+// device of a run on the host.
+std::string host_cpu_name();

@@ -1,0 +1,94 @@
+// input.cpp: the keys a run sorts, its device and the result it must get (input.h).
+#include "input.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+#include "errors.h"
+#include "float_order.h"
+#include "host_memory.h"
+#include "key_files.h"
+#include "padding.h"
+#include "reference_cache.h"
+#include "validate.h"
+
+// The keys (generated or read), the device, and the expected result, each checked in the order
+// that reports a mistake soonest: generated keys come after the device, so that a machine
+// without one says so at once instead of after making 2^30 keys; a file's keys come first,
+// since a bad file is the first thing to report.
+Input load_input(const Options &options, bool uses_device) {
+  Input input;
+  input.from_file = !options.input_path.empty();
+  if (uses_device && !input.from_file) {
+    input.device = select_device(options.device);
+  }
+  // The input, the expected result, the output, and the pinned input and output buffers; with
+  // --values, the indices and their pinned buffer too; with --type float, the keys' ranks.
+  const std::uint64_t host_bytes_per_key =
+      ((options.values ? 7 : 5) + (options.floats ? 1 : 0)) * sizeof(int);
+  const std::uint64_t known = input.from_file ? known_key_count(options.input_path) : options.n;
+  if (known != 0) {
+    require_host_memory(known * host_bytes_per_key, std::to_string(known) + " keys on the host");
+  }
+  // The lab's record keeps one run's keys and their reference for the next program that sorts
+  // the same keys (reference_cache.h); a student's run has no such folder and makes its own.
+  const char *cache_folder = std::getenv("COURSE_REFERENCE_CACHE");
+  const std::string cache = cache_folder ? cache_folder : "";
+  input.keys = input.from_file
+      ? read_keys_file(options.input_path)
+      : cached_keys(options.distribution, options.n, options.seed, options.floats, cache);
+  const std::uint64_t n = input.keys.size();
+  if (known == 0) {
+    require_host_memory(n * host_bytes_per_key, std::to_string(n) + " keys on the host");
+  }
+  if (input.from_file && options.segment != 0) {
+    check_segment(options.segment, n, "the number of keys in '" + options.input_path + "'");
+  }
+  if (input.from_file && options.top != 0) {
+    check_top(
+        options.top, options.segment == 0 ? n : options.segment,
+        options.segment == 0 ? "the number of keys in '" + options.input_path + "'" : "--segment");
+  }
+  if (uses_device && input.from_file) {
+    input.device = select_device(options.device);
+  }
+  if (options.validate) {
+    // Floats sort as the ints of their float_rank, which gives their bits back.
+    std::vector<int> ranks;
+    if (options.floats) {
+      ranks.resize(input.keys.size());
+      std::transform(input.keys.begin(), input.keys.end(), ranks.begin(), float_rank);
+    }
+    const std::vector<int> &sorted = options.floats ? ranks : input.keys;
+    input.expected = cached_sorted_copy(
+        sorted, options.segment == 0 ? sorted.size() : options.segment, options.ascending, cache);
+    if (options.floats) {
+      std::transform(input.expected.begin(), input.expected.end(), input.expected.begin(),
+                     float_rank);
+    }
+    if (options.top != 0) {
+      input.expected = first_of_arrays(input.expected, options.segment, options.top);
+    }
+  }
+  return input;
+}
+
+void check_top_limit(const Algorithm &algorithm, const Options &options, std::uint64_t n) {
+  const std::uint64_t array = options.segment != 0 ? options.segment : next_power_of_two(n);
+  if (options.top != 0 && options.top < array && options.top > algorithm.max_top) {
+    throw FatalError(kExitBadInput,
+                     "--top " + std::to_string(options.top) + ": " + algorithm.name +
+                         " keeps at most " + std::to_string(algorithm.max_top) +
+                         " keys of a longer array, or all of it (see --help)");
+  }
+}
+
+void check_gpus_fit(std::uint64_t n, unsigned gpus) {
+  if (gpus != 0 && next_power_of_two(std::max<std::uint64_t>(n, gpus)) / gpus > kMaxKeys) {
+    throw FatalError(kExitBadInput,
+                     std::to_string(n) + " keys: " + std::to_string(gpus) +
+                         " GPU(s) sort at most " + std::to_string(gpus * kMaxKeys) +
+                         " (2^30 each; see --gpus)");
+  }
+}
