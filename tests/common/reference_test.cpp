@@ -203,6 +203,14 @@ void write_keys(const std::filesystem::path &path, const std::vector<int> &keys)
              static_cast<std::streamsize>(keys.size() * sizeof(int)));
 }
 
+std::vector<int> read_keys(const std::filesystem::path &path, std::size_t count) {
+  std::vector<int> keys(count);
+  std::ifstream(path, std::ios::binary)
+      .read(reinterpret_cast<char *>(keys.data()),
+            static_cast<std::streamsize>(keys.size() * sizeof(int)));
+  return keys;
+}
+
 TEST_CASE(
     "the reference kept on disk: made once, read back, made again where the file is not "
     "the keys' sort") {
@@ -237,11 +245,7 @@ TEST_CASE(
     CHECK(cached_sorted_copy(keys, keys.size(), true, folder.string()) == ascending);
   }
   // What was read last is the file made again.
-  std::vector<int> reread(keys.size());
-  std::ifstream(kept, std::ios::binary)
-      .read(reinterpret_cast<char *>(reread.data()),
-            static_cast<std::streamsize>(reread.size() * sizeof(int)));
-  CHECK(reread == ascending);
+  CHECK(read_keys(kept, keys.size()) == ascending);
   std::filesystem::remove_all(folder);
 }
 
@@ -274,11 +278,7 @@ TEST_CASE("the reference of many arrays kept on disk: an array's length is a fil
   for (const std::vector<int> &wrong : {swapped, std_sorted(keys, true)}) {
     write_keys(kept, wrong);
     CHECK(cached_sorted_copy(keys, 256, true, folder.string()) == arrays);
-    std::vector<int> reread(keys.size());
-    std::ifstream(kept, std::ios::binary)
-        .read(reinterpret_cast<char *>(reread.data()),
-              static_cast<std::streamsize>(reread.size() * sizeof(int)));
-    CHECK(reread == arrays);
+    CHECK(read_keys(kept, keys.size()) == arrays);
   }
   std::filesystem::remove_all(folder);
 }
