@@ -33,6 +33,14 @@ std::string keys_hash(const std::vector<int> &keys) {
   return digits;
 }
 
+std::int64_t sum(const std::vector<int> &keys) {
+  std::int64_t total = 0;
+  for (const int key : keys) {
+    total += key;
+  }
+  return total;
+}
+
 // The file's `count` keys, or an empty vector where it is missing or of another length; with
 // `hashed`, the file ends in the keys' hash (keys_hash), and one whose keys do not give it is
 // empty too.
@@ -52,37 +60,20 @@ std::vector<int> read_file(const std::string &path, std::size_t count, bool hash
   return keys;
 }
 
-// Whether every array of `segment` keys of `sorted` holds the sum of the same array of `keys`
-// (a cheap check that they are the same keys in another order).
-bool same_sums(const std::vector<int> &sorted, const std::vector<int> &keys, std::size_t segment) {
-  for (std::size_t first = 0; first < keys.size(); first += segment) {
-    std::int64_t difference = 0;
-    for (std::size_t i = first; i < first + segment; ++i) {
-      difference += static_cast<std::int64_t>(sorted[i]) - keys[i];
-    }
-    if (difference != 0) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// The file's keys, or an empty vector where it is missing, of another length, out of order
-// within an array of `segment` keys or where an array does not hold the sum of the same array
-// of `keys` (a cheap check that it is theirs, sorted).
+// The file's keys, or an empty vector where it is missing, of another length, out of order or
+// does not hold the sum of `keys` (a cheap check that it is theirs, sorted).
 std::vector<int> read_sorted(const std::string &path, const std::vector<int> &keys,
-                             std::size_t segment, bool ascending) {
+                             bool ascending) {
   std::vector<int> sorted = read_file(path, keys.size(), false);
   if (sorted.empty()) {
     return {};
   }
   for (std::size_t i = 1; i < sorted.size(); ++i) {
-    // The first key of an array need not follow the last of the one before.
-    if (i % segment != 0 && (ascending ? sorted[i] < sorted[i - 1] : sorted[i] > sorted[i - 1])) {
+    if (ascending ? sorted[i] < sorted[i - 1] : sorted[i] > sorted[i - 1]) {
       return {};
     }
   }
-  if (!same_sums(sorted, keys, segment)) {
+  if (sum(sorted) != sum(keys)) {
     return {};
   }
   return sorted;
@@ -134,22 +125,16 @@ std::vector<int> cached_keys(Distribution distribution, std::size_t n, std::uint
   return keys;
 }
 
-std::vector<int> cached_sorted_copy(const std::vector<int> &keys, std::size_t segment,
-                                    bool ascending, const std::string &cache) {
-  // One array is a flat sort, which sorts in slices on every thread (std_sorted_copy).
-  const bool one_array = segment == keys.size();
-  const auto sort = [&] {
-    return one_array ? std_sorted_copy(keys, ascending)
-                     : std_sorted_segments_copy(keys, segment, ascending);
-  };
+std::vector<int> cached_sorted_copy(const std::vector<int> &keys, bool ascending,
+                                    const std::string &cache) {
   if (!kept_here(cache, keys.size())) {
-    return sort();
+    return std_sorted_copy(keys, ascending);
   }
   const std::string path = cache + "/" + std::to_string(keys.size()) + "-" + keys_hash(keys) +
-      (ascending ? "-asc" : "-desc") + (one_array ? "" : "-" + std::to_string(segment)) + ".sorted";
-  std::vector<int> sorted = read_sorted(path, keys, segment, ascending);
+      (ascending ? "-asc" : "-desc") + ".sorted";
+  std::vector<int> sorted = read_sorted(path, keys, ascending);
   if (sorted.empty()) {
-    sorted = sort();
+    sorted = std_sorted_copy(keys, ascending);
     keep(path, sorted, "");
   }
   return sorted;

@@ -21,11 +21,9 @@
 std::vector<int> cached_keys(Distribution distribution, std::size_t n, std::uint64_t seed,
                              bool floats, const std::string &cache);
 
-// What std::sort makes of each array of `segment` consecutive keys (segment > 0, a divisor of
-// keys.size(); segment = keys.size(): one array, std_sorted_copy; else std_sorted_segments_copy,
-// validate.h), read from the folder `cache` where an earlier call left it, else made and left
-// there. A file is named by the keys' count, two hashes of them, the order and the array's length;
-// one that cannot be read whole, is out of order within an array or does not hold the keys' sum is
-// made again. Below 2^20 keys, or with an empty `cache`, nothing is kept.
-std::vector<int> cached_sorted_copy(const std::vector<int> &keys, std::size_t segment,
-                                    bool ascending, const std::string &cache);
+// std_sorted_copy(keys, ascending) (validate.h), read from the folder `cache` where an earlier
+// call left it, else made and left there. A file is named by the keys' count, two hashes of them
+// and the order; one that cannot be read whole, is out of order or does not hold the keys' sum
+// is made again. Below 2^20 keys, or with an empty `cache`, nothing is kept.
+std::vector<int> cached_sorted_copy(const std::vector<int> &keys, bool ascending,
+                                    const std::string &cache);

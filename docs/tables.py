@@ -120,6 +120,17 @@ def recorded(rows, tool):
             f"{', CUDA ' + cuda if cuda else ''}) on {when} by `{tool}`")
 
 
+def checked_runs(rows):
+    """Which of the rows' runs were checked against std::sort (their column `validation`):
+    'every run', or, for a record made by tools/record.py, which checks each program at its
+    first run of each size and form in a chunk, 'N of M runs (...)'."""
+    done = sum(row.get("validation") == "pass" for row in rows)
+    if done == len(rows):
+        return "every run"
+    return (f"{done} of {len(rows)} runs (each program's first at each size and form; "
+            "tools/record.py skips the check after it)")
+
+
 class Tour:
     """The tour's records, by (program, log2 n). Each record carries the copy bandwidth its own
     run measured (copy_gb_s), and its floor uses that."""
@@ -725,7 +736,7 @@ def experiment_table(name, sizes=HEADLINE_SIZES, baseline=None, baseline_label=N
         header.append(f"time at 2^{measured[-1]} / {label}")
     return (table(header, body) + "\n" + recorded(rows, experiment_tool(name)) +
             f"; data: {data_files(name)}. Median of the timed runs after one "
-            "warm-up, every run checked against std::sort.\n")
+            f"warm-up, {checked_runs(rows)} checked against std::sort.\n")
 
 
 def experiment_time(name, variant, q, segment=None):
@@ -780,8 +791,9 @@ def segments_table():
             "; data: " + data_files("segments") + ". 2^27 keys in all, uniform over int32 "
             "(torch.sort's drawn by torch's own generator); median of 5 timed runs after one "
             "warm-up (1 for DeviceSegmentedRadixSort with L <= 64, which takes seconds), every "
-            "array of every run checked (against std::sort; torch.sort's rows for order and "
-            "permutation). torch.sort also returns every key's index (int64), and runs up to "
+            f"array of {checked_runs(rows)} checked (against std::sort; torch.sort's rows for "
+            "order and permutation). torch.sort also returns every key's index (int64), and "
+            "runs up to "
             "2^16 keys per array only (-). A copy is the copy baseline's time for the 2^27 keys "
             f"on the same GPU, {data_files('copy')}.\n")
 
@@ -803,7 +815,8 @@ def argsorts_table():
             "; data: " + data_files("argsorts") + ". 2^27 keys in all, uniform over int32; "
             "each key's value is its position in its array (int32; torch.sort's indices are "
             "int64), written by the timed code; median of 5 timed runs after one warm-up; the "
-            "keys of every run checked against std::sort and the indices for pointing at them "
+            f"keys of {checked_runs(rows)} checked against std::sort and the indices for pointing "
+            "at them "
             "(torch.sort's rows for order and permutation).\n")
 
 
@@ -834,8 +847,9 @@ def argsort_stage_table(largest=12):
     return (table(header, body) + "\n" +
             recorded(rows, "tools/experiments.py argsorts") +
             "; data: " + data_files("argsorts") + ". 2^27 keys in all, uniform over int32; "
-            "median of 5 timed runs after one warm-up, all programs in one run; every run's keys "
-            "checked against std::sort and its indices for pointing at them. v9 keys is "
+            "median of 5 timed runs after one warm-up, all programs in one run; the keys of "
+            f"{checked_runs(rows)} checked against std::sort and their indices for pointing at "
+            "them. v9 keys is "
             "v9_argsort without --values.\n")
 
 
@@ -865,8 +879,9 @@ def word_argsorts_table():
             recorded(rows, "tools/experiments.py word_argsorts") +
             "; data: " + data_files("word_argsorts") + ". 2^27 keys in all, uniform over int32 "
             "(torch.sort's drawn by torch's own generator); median of 5 timed runs after one "
-            "warm-up, all programs in one run; every run's keys checked against std::sort and its "
-            "indices for pointing at them (torch.sort's rows for order and permutation). v8 keys "
+            f"warm-up, all programs in one run; the keys of {checked_runs(rows)} checked against "
+            "std::sort and their indices for pointing at them (torch.sort's rows for order and "
+            "permutation). v8 keys "
             "is v8_batched without --values; torch.sort returns int64 indices.\n")
 
 
@@ -1204,8 +1219,9 @@ def segment_stages_table(values=False):
             f"; data: {data_files(SEGMENT_STAGES)}. 2^27 int32 keys in all, "
             f"uniform, {what} (torch.sort returns each key's index as int64 in both tables, and "
             "ran up to 2^16 keys per array only: -); median of 5 timed runs after one warm-up, "
-            "every array of every run checked against std::sort, every index for pointing at an "
-            "equal input key (torch.sort's rows for order and permutation). A copy is the copy "
+            f"every array of {checked_runs(rows)} checked against std::sort, every index for "
+            "pointing at an equal input key (torch.sort's rows for order and permutation). A "
+            "copy is the copy "
             "baseline's time for the 2^27 keys on the same GPU, "
             f"{data_files('copy')}.\n")
 
@@ -1328,7 +1344,7 @@ def mapping_table(name="v8_mapping"):
                   [f"{ordinals[i]} / first" for i in range(len(variants) - 1)], body) + "\n" +
             recorded(rows, f"tools/experiments.py {name}") +
             f"; data: {data_files(name)}. 2^27 keys in all, median of 5 timed "
-            "runs after one warm-up, every array checked.\n")
+            f"runs after one warm-up, every array of {checked_runs(rows)} checked.\n")
 
 
 def flips_table(kind):
@@ -1355,7 +1371,8 @@ def flips_table(kind):
                    f"v9 {kind} / flips"], body) + "\n" +
             recorded(rows, f"tools/experiments.py {names[0]} {names[1]}") +
             f"; data: {data_files(*names)}."
-            " 2^27 keys in all, median of 5 timed runs after one warm-up, every array checked."
+            " 2^27 keys in all, median of 5 timed runs after one warm-up, every array of "
+            f"{checked_runs(rows)} checked."
             " Each stage was measured against its variant in one run.\n")
 
 
@@ -1763,7 +1780,8 @@ def distributions_table(stages=None):
             "Sort time on each distribution over the time on uniform keys (below 1: faster). " +
             recorded(rows, "tools/experiments.py distributions") +
             "; data: " + data_files("distributions") + ". Timed runs after one warm-up "
-            f"({counts}; the median where more than one), every run checked against std::sort; "
+            f"({counts}; the median where more than one), {checked_runs(rows)} checked against "
+            "std::sort; "
             "the distributions are those of `--dist` (`common/keys.h`).\n")
 
 
@@ -2018,9 +2036,10 @@ def top_table():
     return (table(header, body) + "\n" +
             recorded(rows, "tools/experiments.py tops") +
             "; data: " + data_files("tops") + ". 2^27 keys in all, uniform over int32; median "
-            "of 5 timed runs after one warm-up, all programs in one run; every run's K keys of "
-            "each array checked against the first K of std::sort's, and its indices for pointing "
-            "at them (torch.topk's rows against torch.sort's). Runs of K sorted: v10_top_k "
+            "of 5 timed runs after one warm-up, all programs in one run; the K keys of each "
+            f"array of {checked_runs(rows)} checked against the first K of std::sort's, and their "
+            "indices for pointing at them (torch.topk's rows against torch.sort's). Runs of K "
+            "sorted: v10_top_k "
             "--segment K --values, the first launches of the top-k alone; the rest: the top-k's "
             "time less that, what block_top costs. torch.topk returns int64 indices.\n")
 
@@ -2076,8 +2095,9 @@ def float_table():
             recorded(rows, "tools/experiments.py floats") +
             "; data: " + data_files("floats") + ". 2^27 keys in all, median of 5 timed runs "
             "after one warm-up, all programs in one run. v11's floats are uniform over the 2^32 "
-            "bit patterns (NaNs included), its ints and v10's uniform over int32, each checked "
-            "against std::sort (floats in totalOrder, bit for bit). torch: torch.sort (all kept) "
+            "bit patterns (NaNs included), its ints and v10's uniform over int32; "
+            f"{checked_runs(rows)} checked against std::sort (floats in totalOrder, bit for "
+            "bit). torch: torch.sort (all kept) "
             "or torch.topk (K = 16) on float32 rows from torch.randn, with int64 indices, set "
             "against v11's argsort.\n")
 

@@ -431,12 +431,27 @@ class Recorder:
         self.record = records.Record(self.name)
 
 
-# What the chunks' programs see beside the environment: the folder where one program leaves its
-# keys and their std::sort reference for the next that sorts the same keys (common/
-# reference_cache.h), named by main() for one record.py command; emptied before each chunk (the
-# programs of a chunk share keys, those of two chunks seldom; the 2^30 and 2^31 keys of the
-# gpus chunk and their sorts take 24 GB) and after the command.
-RECORD_ENVIRONMENT = {}
+# What the chunks' programs see beside the environment:
+# - COURSE_REFERENCE_CACHE: the folder where one program leaves its keys and their std::sort
+#   reference for the next that sorts the same keys (common/reference_cache.h), named by main()
+#   for one record.py command; emptied before each chunk (the programs of a chunk share keys,
+#   those of two chunks seldom; the 2^30 and 2^31 keys of the gpus chunk and their sorts take
+#   24 GB) and after the command.
+# - COURSE_VALIDATE_ONCE: each tool checks a program against std::sort at its first run of each
+#   size and form in the chunk and skips the check after it (course.run_record): the check is
+#   host work after the timed sorts, no part of any time recorded, and it was most of a run's
+#   seconds (the rows' column `validation` says which runs were checked).
+# - GLIBC_TUNABLES=glibc.malloc.hugetlb=1: the host's large arrays on 2 MB pages, fewer page
+#   faults when a program fills them (a run of v15 at 2^27 keys took 3.4 s in all with it, 4.1
+#   without, on the H200's machine, 2026-11-29). The host's memory, not the GPU's: no part of
+#   a GPU's timed sort; std::sort's own rows run with it too (the rival on the host at its best).
+RECORD_ENVIRONMENT = {"COURSE_VALIDATE_ONCE": "1"}
+
+
+def tunables():
+    """GLIBC_TUNABLES as the environment has it, with malloc's huge pages added."""
+    present = os.environ.get("GLIBC_TUNABLES", "")
+    return ":".join(part for part in (present, "glibc.malloc.hugetlb=1") if part)
 
 
 def empty_cache():
@@ -559,6 +574,7 @@ def main():
     # and library): made and sorted by std::sort once, they serve the chunk's runs.
     cache = os.path.join(arguments.build, "record-scratch", "reference")
     RECORD_ENVIRONMENT["COURSE_REFERENCE_CACHE"] = os.path.abspath(cache)
+    RECORD_ENVIRONMENT["GLIBC_TUNABLES"] = tunables()
     try:
         record_chunks(arguments, recorder, start)
     finally:

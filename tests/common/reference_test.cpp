@@ -221,19 +221,19 @@ TEST_CASE(
   const std::vector<int> keys = generate_keys(Distribution::kUniform, std::size_t{1} << 20, 7);
   const std::vector<int> ascending = std_sorted(keys, true);
   // Without a folder, or below 2^20 keys, nothing is kept.
-  CHECK(cached_sorted_copy(keys, keys.size(), true, "") == ascending);
+  CHECK(cached_sorted_copy(keys, true, "") == ascending);
   const std::vector<int> few(keys.begin(), keys.begin() + 1000);
-  CHECK(cached_sorted_copy(few, few.size(), true, folder.string()) == std_sorted(few, true));
+  CHECK(cached_sorted_copy(few, true, folder.string()) == std_sorted(few, true));
   CHECK(files_in(folder).empty());
   // Made once, then read back; the other order and other keys are files of their own.
-  CHECK(cached_sorted_copy(keys, keys.size(), true, folder.string()) == ascending);
+  CHECK(cached_sorted_copy(keys, true, folder.string()) == ascending);
   REQUIRE(files_in(folder).size() == 1);
   const std::filesystem::path kept = files_in(folder)[0];
-  CHECK(cached_sorted_copy(keys, keys.size(), true, folder.string()) == ascending);
-  CHECK(cached_sorted_copy(keys, keys.size(), false, folder.string()) == std_sorted(keys, false));
+  CHECK(cached_sorted_copy(keys, true, folder.string()) == ascending);
+  CHECK(cached_sorted_copy(keys, false, folder.string()) == std_sorted(keys, false));
   std::vector<int> other = keys;
   other[12345] ^= 1;
-  CHECK(cached_sorted_copy(other, other.size(), true, folder.string()) == std_sorted(other, true));
+  CHECK(cached_sorted_copy(other, true, folder.string()) == std_sorted(other, true));
   CHECK(files_in(folder).size() == 3);
   // A file that is not the keys' sort is made again: other keys in order (their sum differs),
   // the keys out of order, a file cut short.
@@ -242,44 +242,10 @@ TEST_CASE(
   for (const std::vector<int> &wrong :
        {shifted, keys, std::vector<int>(ascending.begin(), ascending.end() - 1)}) {
     write_keys(kept, wrong);
-    CHECK(cached_sorted_copy(keys, keys.size(), true, folder.string()) == ascending);
+    CHECK(cached_sorted_copy(keys, true, folder.string()) == ascending);
   }
   // What was read last is the file made again.
   CHECK(read_keys(kept, keys.size()) == ascending);
-  std::filesystem::remove_all(folder);
-}
-
-TEST_CASE("the reference of many arrays kept on disk: an array's length is a file of its own") {
-  const std::filesystem::path folder =
-      std::filesystem::temp_directory_path() / "course_segments_cache_test";
-  std::filesystem::remove_all(folder);
-  std::filesystem::create_directories(folder);
-  const std::vector<int> keys = generate_keys(Distribution::kUniform, std::size_t{1} << 20, 9);
-  const std::vector<int> arrays = std_sorted_segments_copy(keys, 256, true);
-  CHECK(cached_sorted_copy(keys, 256, true, folder.string()) == arrays);
-  REQUIRE(files_in(folder).size() == 1);
-  const std::filesystem::path kept = files_in(folder)[0];
-  // Read back, not made again: a file made again is a new file, renamed over the old one.
-  const auto made = std::filesystem::last_write_time(kept);
-  std::filesystem::last_write_time(kept, made - std::chrono::hours(1));
-  CHECK(cached_sorted_copy(keys, 256, true, folder.string()) == arrays);
-  CHECK(std::filesystem::last_write_time(kept) == made - std::chrono::hours(1));
-  // Another length, another order, one array: files of their own.
-  CHECK(cached_sorted_copy(keys, 512, true, folder.string()) ==
-        std_sorted_segments_copy(keys, 512, true));
-  CHECK(cached_sorted_copy(keys, 256, false, folder.string()) ==
-        std_sorted_segments_copy(keys, 256, false));
-  CHECK(cached_sorted_copy(keys, keys.size(), true, folder.string()) == std_sorted(keys, true));
-  CHECK(files_in(folder).size() == 4);
-  // Kept arrays out of order within one are made again; the flat sort of the same keys, whose
-  // every array is in order and whose sum is the keys', is not taken for them either.
-  std::vector<int> swapped = arrays;
-  std::swap(swapped[300], swapped[301]);
-  for (const std::vector<int> &wrong : {swapped, std_sorted(keys, true)}) {
-    write_keys(kept, wrong);
-    CHECK(cached_sorted_copy(keys, 256, true, folder.string()) == arrays);
-    CHECK(read_keys(kept, keys.size()) == arrays);
-  }
   std::filesystem::remove_all(folder);
 }
 

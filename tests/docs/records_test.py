@@ -7,7 +7,8 @@ Usage: records_test.py SOURCE_ROOT
    fingerprint of its program's sources as they are now: a kernel changed without its runs
    recorded again fails here, with the chunks that `tools/record.py` would record again.
 2. Every record's record.json names files that exist, each row of which has a fingerprint, and
-   says for each chunk the GPU, driver, date and commands that made it.
+   says for each chunk the GPU, driver, date and commands that made it; every program at every
+   size in it has a run whose result was checked against std::sort.
 3. The fingerprint follows the code, in a copy of the tree: a changed line of a stage's kernel
    makes that stage's rows stale and leaves the stage before it current; a changed comment and
    a changed command-line parser (common/cli.cpp) leave them current; a changed edit in
@@ -68,6 +69,20 @@ for name in records.record_names():
             rows = records.read_csv(path)
             if not rows or any(not row.get("code") for row in rows):
                 problems.append(f"{chunk_name}: {file} has rows without a fingerprint")
+    # Each program at each size has a run checked against std::sort somewhere in the record
+    # (tools/record.py checks each program's first run of a size and form in a chunk, and
+    # skips the check after it: course.validated_once).
+    outcomes = {}
+    for _, chunk in record.chunks():
+        for file in chunk["files"].values():
+            path = os.path.join(record.folder, file)
+            for row in records.read_csv(path) if os.path.exists(path) else []:
+                if row.get("validation") and row.get("program") and row.get("n"):
+                    outcomes.setdefault((row["program"], row["n"]), set()).add(row["validation"])
+    unchecked = sorted(f"{program} at {n} keys" for (program, n), seen in outcomes.items()
+                       if "pass" not in seen)
+    if unchecked:
+        problems.append(f"no run checked against std::sort: {', '.join(unchecked[:3])}")
     listed = {file for _, chunk in record.chunks() for file in chunk["files"].values()}
     unlisted = sorted(set(os.listdir(record.folder)) - listed - {records.MANIFEST})
     if unlisted:
