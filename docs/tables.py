@@ -121,14 +121,19 @@ def recorded(rows, tool):
 
 
 def checked_runs(rows):
-    """Which of the rows' runs were checked against std::sort (their column `validation`):
-    'every run', or, for a record made by tools/record.py, which checks each program at its
-    first run of each size and form in a chunk, 'N of M runs (...)'."""
+    """How many of the rows' runs passed their check against std::sort (their column
+    `validation`): 'every run', or 'N of the M runs' for a record made by tools/record.py,
+    which skips the check after a program's first runs of a form (skipped_note)."""
     done = sum(row.get("validation") == "pass" for row in rows)
-    if done == len(rows):
-        return "every run"
-    return (f"{done} of {len(rows)} runs (each program's first at each size and form; "
-            "tools/record.py skips the check after it)")
+    return "every run" if done == len(rows) else f"{done} of the {len(rows)} runs"
+
+
+def skipped_note(rows):
+    """The sentence that says why some of the rows' runs were not checked, or ''."""
+    if all(row.get("validation") == "pass" for row in rows):
+        return ""
+    return (" The other runs skipped the check: `tools/record.py` checks a program at its first "
+            "runs of each form only (README, \"Measure the course on your GPU\").")
 
 
 class Tour:
@@ -736,7 +741,7 @@ def experiment_table(name, sizes=HEADLINE_SIZES, baseline=None, baseline_label=N
         header.append(f"time at 2^{measured[-1]} / {label}")
     return (table(header, body) + "\n" + recorded(rows, experiment_tool(name)) +
             f"; data: {data_files(name)}. Median of the timed runs after one "
-            f"warm-up, {checked_runs(rows)} checked against std::sort.\n")
+            f"warm-up, {checked_runs(rows)} checked against std::sort." + skipped_note(rows) + "\n")
 
 
 def experiment_time(name, variant, q, segment=None):
@@ -795,7 +800,7 @@ def segments_table():
             "order and permutation). torch.sort also returns every key's index (int64), and "
             "runs up to "
             "2^16 keys per array only (-). A copy is the copy baseline's time for the 2^27 keys "
-            f"on the same GPU, {data_files('copy')}.\n")
+            f"on the same GPU, {data_files('copy')}." + skipped_note(rows) + "\n")
 
 
 def argsorts_table():
@@ -817,7 +822,7 @@ def argsorts_table():
             "int64), written by the timed code; median of 5 timed runs after one warm-up; the "
             f"keys of {checked_runs(rows)} checked against std::sort and the indices for pointing "
             "at them "
-            "(torch.sort's rows for order and permutation).\n")
+            "(torch.sort's rows for order and permutation)." + skipped_note(rows) + "\n")
 
 
 # The libraries' argsorts in the argsorts experiment, with the names the tables give them.
@@ -850,7 +855,7 @@ def argsort_stage_table(largest=12):
             "median of 5 timed runs after one warm-up, all programs in one run; the keys of "
             f"{checked_runs(rows)} checked against std::sort and their indices for pointing at "
             "them. v9 keys is "
-            "v9_argsort without --values.\n")
+            "v9_argsort without --values." + skipped_note(rows) + "\n")
 
 
 def word_argsorts_table():
@@ -882,7 +887,8 @@ def word_argsorts_table():
             f"warm-up, all programs in one run; the keys of {checked_runs(rows)} checked against "
             "std::sort and their indices for pointing at them (torch.sort's rows for order and "
             "permutation). v8 keys "
-            "is v8_batched without --values; torch.sort returns int64 indices.\n")
+            "is v8_batched without --values; torch.sort returns int64 indices." +
+            skipped_note(rows) + "\n")
 
 
 def segment_ratio(name, program, other, s):
@@ -1223,7 +1229,7 @@ def segment_stages_table(values=False):
             "pointing at an equal input key (torch.sort's rows for order and permutation). A "
             "copy is the copy "
             "baseline's time for the 2^27 keys on the same GPU, "
-            f"{data_files('copy')}.\n")
+            f"{data_files('copy')}." + skipped_note(rows) + "\n")
 
 
 def which_sort_rows(tour):
@@ -1344,7 +1350,8 @@ def mapping_table(name="v8_mapping"):
                   [f"{ordinals[i]} / first" for i in range(len(variants) - 1)], body) + "\n" +
             recorded(rows, f"tools/experiments.py {name}") +
             f"; data: {data_files(name)}. 2^27 keys in all, median of 5 timed "
-            f"runs after one warm-up, every array of {checked_runs(rows)} checked.\n")
+            f"runs after one warm-up, every array of {checked_runs(rows)} checked." +
+            skipped_note(rows) + "\n")
 
 
 def flips_table(kind):
@@ -1373,7 +1380,7 @@ def flips_table(kind):
             f"; data: {data_files(*names)}."
             " 2^27 keys in all, median of 5 timed runs after one warm-up, every array of "
             f"{checked_runs(rows)} checked."
-            " Each stage was measured against its variant in one run.\n")
+            " Each stage was measured against its variant in one run." + skipped_note(rows) + "\n")
 
 
 # The variants of the record's directions by the short names the prose gives them.
@@ -1782,7 +1789,8 @@ def distributions_table(stages=None):
             "; data: " + data_files("distributions") + ". Timed runs after one warm-up "
             f"({counts}; the median where more than one), {checked_runs(rows)} checked against "
             "std::sort; "
-            "the distributions are those of `--dist` (`common/keys.h`).\n")
+            "the distributions are those of `--dist` (`common/keys.h`)." + skipped_note(rows) +
+            "\n")
 
 
 def network_swaps(network_dump, n):
@@ -2041,7 +2049,8 @@ def top_table():
             "indices for pointing at them (torch.topk's rows against torch.sort's). Runs of K "
             "sorted: v10_top_k "
             "--segment K --values, the first launches of the top-k alone; the rest: the top-k's "
-            "time less that, what block_top costs. torch.topk returns int64 indices.\n")
+            "time less that, what block_top costs. torch.topk returns int64 indices." +
+            skipped_note(rows) + "\n")
 
 
 def top_value(kind, length, top):
@@ -2099,7 +2108,7 @@ def float_table():
             f"{checked_runs(rows)} checked against std::sort (floats in totalOrder, bit for "
             "bit). torch: torch.sort (all kept) "
             "or torch.topk (K = 16) on float32 rows from torch.randn, with int64 indices, set "
-            "against v11's argsort.\n")
+            "against v11's argsort." + skipped_note(rows) + "\n")
 
 
 def float_value(kind, what, length, top):

@@ -229,30 +229,42 @@ def repetitions(q):
 
 
 # The forms of the programs checked against std::sort so far by this process, where
-# COURSE_VALIDATE_ONCE is set (tools/record.py sets it for its chunks): each program is checked
-# at its first run of each size and form, and the runs after it skip the check (--no-validate),
-# host work after the timed sorts that is no part of a recorded time.
-CHECKED_FORMS = set()
+# COURSE_VALIDATE_ONCE is set (tools/record.py sets it for its chunks), and those checked on
+# arrays of LONG_CHECK keys or more. The check is host work after the timed sorts (no part of a
+# recorded time) and was most of a run's seconds; a program is checked at its first run of each
+# form and at its first run of that form on arrays of at least LONG_CHECK keys, and its other
+# runs skip the check (--no-validate).
+CHECKED_FORMS, CHECKED_LONG = set(), set()
+LONG_CHECK = 1024
 
 
 def validated_once(command):
     """`command`, with --no-validate where COURSE_VALIDATE_ONCE is set and a run of the same
-    program, size and form (the command but its --segment and --reps) was checked already.
+    form was checked already: the same program with the same options but the values of
+    --segment and --reps (so the same number of keys, order, distribution, type, --values and
+    --top, one array or many), on arrays as long (LONG_CHECK keys or more, or shorter).
     PyTorch's rows (a Python script) are always checked: their check is cheap."""
     if (not os.environ.get("COURSE_VALIDATE_ONCE") or "--no-validate" in command or
             os.path.basename(command[0]).startswith("python")):
         return command
-    form, skip = [], False
+    form, segment, skip = [], None, None
     for word in command:
         if skip:
-            skip = False
+            segment = int(word) if skip == "--segment" else segment
+            skip = None
         elif word in ("--segment", "--reps"):
-            skip = True
+            # Many arrays and one array are forms of their own; the arrays' length is not.
+            form += [word] if word == "--segment" else []
+            skip = word
         else:
             form.append(word)
-    if tuple(form) in CHECKED_FORMS:
+    form = tuple(form)
+    long_arrays = segment is None or segment >= LONG_CHECK
+    if form in CHECKED_FORMS and (not long_arrays or form in CHECKED_LONG):
         return command + ["--no-validate"]
-    CHECKED_FORMS.add(tuple(form))
+    CHECKED_FORMS.add(form)
+    if long_arrays:
+        CHECKED_LONG.add(form)
     return command
 
 

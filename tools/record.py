@@ -438,9 +438,10 @@ class Recorder:
 #   those of two chunks seldom; the 2^30 and 2^31 keys of the gpus chunk and their sorts take
 #   24 GB) and after the command.
 # - COURSE_VALIDATE_ONCE: each tool checks a program against std::sort at its first run of each
-#   size and form in the chunk and skips the check after it (course.run_record): the check is
-#   host work after the timed sorts, no part of any time recorded, and it was most of a run's
-#   seconds (the rows' column `validation` says which runs were checked).
+#   form in the chunk and at its first of that form on arrays of 1024 keys or more, and skips
+#   the check on its other runs (course.validated_once): the check is host work after the timed
+#   sorts, no part of any time recorded, and it was most of a run's seconds (the rows' column
+#   `validation` says which runs were checked).
 # - GLIBC_TUNABLES=glibc.malloc.hugetlb=1: the host's large arrays on 2 MB pages, fewer page
 #   faults when a program fills them (a run of v15 at 2^27 keys took 3.4 s in all with it, 4.1
 #   without, on the H200's machine, 2026-11-29). The host's memory, not the GPU's: no part of

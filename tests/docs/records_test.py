@@ -69,26 +69,31 @@ for name in records.record_names():
             rows = records.read_csv(path)
             if not rows or any(not row.get("code") for row in rows):
                 problems.append(f"{chunk_name}: {file} has rows without a fingerprint")
-    # Each program at each size has a run checked against std::sort somewhere in the record
-    # (tools/record.py checks each program's first run of a size and form in a chunk, and
-    # skips the check after it: course.validated_once).
-    outcomes = {}
-    for _, chunk in record.chunks():
-        for file in chunk["files"].values():
-            path = os.path.join(record.folder, file)
-            for row in records.read_csv(path) if os.path.exists(path) else []:
-                if row.get("validation") and row.get("program") and row.get("n"):
-                    outcomes.setdefault((row["program"], row["n"]), set()).add(row["validation"])
-    unchecked = sorted(f"{program} at {n} keys" for (program, n), seen in outcomes.items()
-                       if "pass" not in seen)
-    if unchecked:
-        problems.append(f"no run checked against std::sort: {', '.join(unchecked[:3])}")
     listed = {file for _, chunk in record.chunks() for file in chunk["files"].values()}
     unlisted = sorted(set(os.listdir(record.folder)) - listed - {records.MANIFEST})
     if unlisted:
         problems.append(f"files record.json does not name: {', '.join(unlisted)}")
     check(not problems, f"record {name}: record.json and its files agree"
           + (f" ({'; '.join(problems[:3])})" if problems else ""))
+    # Each program at each size, in each form of output (keys or an argsort, ints or floats,
+    # all kept or a top-k), has a run that passed its check against std::sort somewhere in the
+    # record (tools/record.py skips the check after a program's first runs of a form:
+    # course.validated_once).
+    outcomes = {}
+    for _, chunk in record.chunks():
+        for file in chunk["files"].values():
+            path = os.path.join(record.folder, file)
+            for row in records.read_csv(path) if os.path.exists(path) else []:
+                if row.get("validation") and row.get("program") and row.get("n"):
+                    form = (row["program"], row["n"], row.get("values", ""),
+                            row.get("type", ""), row.get("top", "0") not in ("", "0"))
+                    outcomes.setdefault(form, set()).add(row["validation"])
+    unchecked = sorted(f"{program} at {n} keys ({values}, {kind}{', top-k' if top else ''})"
+                       for (program, n, values, kind, top), seen in outcomes.items()
+                       if "pass" not in seen)
+    check(not unchecked, f"record {name}: every program at every size and form of output has a "
+          "run that passed its check against std::sort"
+          + (f" (none for {'; '.join(unchecked[:3])})" if unchecked else ""))
 
 # 3. The fingerprint follows the code, in a copy.
 with tempfile.TemporaryDirectory() as scratch:

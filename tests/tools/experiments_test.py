@@ -14,7 +14,10 @@ Usage: experiments_test.py SOURCE_ROOT
   and torch.sort up to 2^16 keys per array only, on arrays of 8 .. 2^20 keys, 2^27 in all;
 - torch_batch runs tools/torch_rows.py (here a stand-in) for every argument list in one
   process, in order, each record checked as the runner checks one; exit code 77 (no PyTorch)
-  gives no rows and marks the runner, and later calls start nothing.
+  gives no rows and marks the runner, and later calls start nothing;
+- course.validated_once (tools/record.py's rule for checks against std::sort) checks each
+  program of a sweep over array lengths at its first length and its first of 1024 keys or
+  more, each other form on its own, and every run where the record's variable is not set.
 """
 import os
 import subprocess
@@ -172,6 +175,32 @@ check(len(rows) == 2 and [row[3]["segment"] for row in rows] == ["2", "8"] and
       after == [],
       "torch_batch: every argument list in one process, in order, each record checked; 77 gives "
       "no rows and marks PyTorch missing")
+
+# course.validated_once, as tools/record.py runs a chunk (COURSE_VALIDATE_ONCE): in a sweep over
+# array lengths each program is checked at its first length and its first of 1024 keys or more;
+# one array, another number of keys, --values and PyTorch's rows are forms checked on their own;
+# without the variable every run is checked.
+def checked(commands):
+    course.CHECKED_FORMS.clear()
+    course.CHECKED_LONG.clear()
+    return ["--no-validate" not in course.validated_once(command) for command in commands]
+
+
+sweep = [[program, "--log2", "27", "--segment", str(1 << s), "--reps", "5"]
+         for s in range(1, 17) for program in ("a", "b")]
+os.environ["COURSE_VALIDATE_ONCE"] = "1"
+in_sweep = checked(sweep)
+others = checked([["a", "--log2", "27", "--segment", "2048"], ["a", "--log2", "27"],
+                  ["a", "--log2", "27", "--reps", "1"], ["a", "--log2", "24", "--segment", "4"],
+                  ["a", "--log2", "27", "--segment", "8", "--values"],
+                  [sys.executable, "torch_rows.py", "--log2", "27", "--segment", "2"],
+                  [sys.executable, "torch_rows.py", "--log2", "27", "--segment", "2"]])
+del os.environ["COURSE_VALIDATE_ONCE"]
+check([run[4] for run, done in zip(sweep, in_sweep) if done] == ["2", "2", "1024", "1024"] and
+      others == [True, True, False, True, True, True, True] and all(checked(sweep)),
+      "validated_once: each program at its first length and its first of 1024 keys or more; "
+      "one array, other sizes, --values and PyTorch's rows checked on their own; every run "
+      "without COURSE_VALIDATE_ONCE")
 
 print(f"{failures} failure(s)")
 sys.exit(1 if failures else 0)
