@@ -63,12 +63,8 @@ CLI::Option *add_number(CLI::App &app, const std::string &name, Number &value,
 CLI::Option *add_choice(CLI::App &app, const std::string &name,
                         const std::vector<std::string> &names, const std::string &help,
                         std::function<void(const std::string &)> apply) {
-  std::string choices;
-  for (const std::string &choice : names) {
-    choices += (choices.empty() ? "" : "|") + choice;
-  }
   return app.add_option_function<std::string>(name, apply, help)
-      ->type_name(choices)
+      ->type_name(CLI::detail::join(names, "|"))
       ->check(CLI::IsMember(names).description(""));
 }
 

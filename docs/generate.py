@@ -188,12 +188,13 @@ def record_seconds(record):
     return sum(timed), len(timed)
 
 
-def record_estimate(record):
-    """Minutes of the default record (tools/record.py without --all) on one GPU: each chunk's
-    seconds in `record` where it was timed, else the catalog's estimate."""
+def record_estimate(record, gpus=1):
+    """Minutes of the default record (tools/record.py without --all) on one GPU (gpus=1), or of
+    its chunks that need no GPU, the toolkit alone (gpus=0): each chunk's seconds in `record`
+    where it was timed, else the catalog's estimate."""
     seconds = 0
     for chunk in recorder.CHUNKS:
-        if chunk.optional or chunk.gpus > 1:
+        if chunk.optional or chunk.gpus != gpus:
             continue
         entry = record.manifest["chunks"].get(chunk.name) or {}
         seconds += entry.get("seconds") or chunk.seconds
@@ -482,6 +483,9 @@ INLINE_VALUES = {
     "record-chunks": lambda args, tour, profile: str(record_seconds(tables.RECORD)[1]),
     "record-estimate": lambda args, tour, profile: (
         f"{record_estimate(tables.RECORD):.0f} minutes"),
+    # The same for the chunks that need the toolkit alone (the registers, the machine code).
+    "record-estimate-toolkit": lambda args, tour, profile: (
+        f"{record_estimate(tables.RECORD, 0):.0f} minutes"),
     # NAME: the seconds chunk NAME's timed sorts took on the GPU, of the chunk's seconds.
     "chunk-sorting": lambda args, tour, profile: chunk_sorting(tables.RECORD, args[0]),
     # S:COLUMN of the record's packed_kernels: cub_packed_radix on arrays of 2^S keys.

@@ -495,12 +495,15 @@ def redefined(entry, chunk, sources=None):
 
 
 def list_chunks(recorder, chunks):
-    # Seconds of the default record on one GPU, of its chunks that need two, and of --all's;
-    # and of the first, those measured here (the rest are the catalog's estimates, marked ~).
-    total = {"one": 0, "two": 0, "all": 0, "measured": 0}
+    # Seconds of the default record on one GPU, of its chunks that need two, of those that need
+    # no GPU (the toolkit alone: they can be recorded on another machine, --arch), and of
+    # --all's; and of the first, those measured here (the rest are the catalog's estimates,
+    # marked ~).
+    total = {"one": 0, "two": 0, "none": 0, "all": 0, "measured": 0}
     for chunk in chunks:
         estimate = recorder.estimate(chunk)
-        kind = "all" if chunk.optional else "two" if chunk.gpus > 1 else "one"
+        kind = ("all" if chunk.optional else "two" if chunk.gpus > 1 else
+                "none" if chunk.gpus == 0 else "one")
         total[kind] += estimate
         if kind == "one" and recorder.measured(chunk):
             total["measured"] += estimate
@@ -511,8 +514,9 @@ def list_chunks(recorder, chunks):
     optional = sum(chunk.optional for chunk in chunks)
     print(f"{len(chunks) - optional} chunks, about {total['one'] / 60:.0f} minutes on one of "
           f"this record's GPUs ({recorder.record.gpu()}), {total['measured'] / 60:.0f} of them "
-          f"measured here, and {total['two'] / 60:.0f} on two; {optional} that only the lab "
-          f"notes read (--all), about {total['all'] / 60:.0f} more (~: an estimate)")
+          f"measured here, {total['two'] / 60:.0f} on two and {total['none'] / 60:.0f} that need "
+          f"no GPU; {optional} that only the lab notes read (--all), about "
+          f"{total['all'] / 60:.0f} more (~: an estimate)")
 
 
 def build(folder, gpus, arch=None):
