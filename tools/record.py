@@ -152,8 +152,9 @@ PROFILE_27_VARIANTS = (PROFILE_VARIANTS + ",v13_fused,v13_low3,v13_low3_store3,v
 # the H200 they count about 5.7 s a run of 2^27 keys (3.7 s with --segment; more for argsorts,
 # whose check also reads the positions) and 22 s at 2^29, as one program took on the H200, the
 # keys made and checked on the host taking most of a run; that was before the check's std::sort
-# merged on every thread and the keys and their reference were kept from one program to the next
-# (common/reference_cache.h), so a chunk recorded since may take less than its estimate.
+# merged on every thread, the keys and their reference were kept from one program to the next
+# (common/reference_cache.h) and most runs of a chunk skipped the check (course.validated_once),
+# so a chunk recorded since may take less than its estimate.
 CHUNKS = [
     Chunk("registers", [tool("registers.py", "--arch", "{arch}", "--stages", REGISTER_PROGRAMS,
                              "--csv", "{out}/registers.csv")],
@@ -442,10 +443,11 @@ class Recorder:
 #   the check on its other runs (course.validated_once): the check is host work after the timed
 #   sorts, no part of any time recorded, and it was most of a run's seconds (the rows' column
 #   `validation` says which runs were checked).
-# - GLIBC_TUNABLES=glibc.malloc.hugetlb=1: the host's large arrays on 2 MB pages, fewer page
-#   faults when a program fills them (a run of v15 at 2^27 keys took 3.4 s in all with it, 4.1
-#   without, on the H200's machine, 2026-11-29). The host's memory, not the GPU's: no part of
-#   a GPU's timed sort; std::sort's own rows run with it too (the rival on the host at its best).
+# - GLIBC_TUNABLES=glibc.malloc.hugetlb=1: malloc asks the kernel for 2 MB pages for the host's
+#   large arrays (madvise; where transparent huge pages are not `never`), fewer page faults when
+#   a program fills them (in a probe, not a recorded run, a run of v15 at 2^27 keys took 3.4 s in
+#   all with it, 4.1 without, on the H200's machine, 2026-11-29). The host's memory, not the
+#   GPU's: no part of a GPU's timed sort; std::sort's own timed rows run with it too.
 RECORD_ENVIRONMENT = {"COURSE_VALIDATE_ONCE": "1"}
 
 

@@ -8,7 +8,8 @@ Usage: records_test.py SOURCE_ROOT
    recorded again fails here, with the chunks that `tools/record.py` would record again.
 2. Every record's record.json names files that exist, each row of which has a fingerprint, and
    says for each chunk the GPU, driver, date and commands that made it; every program at every
-   size in it has a run whose result was checked against std::sort.
+   size and form of output (keys or argsort, int or float, all or top-k) in it has a run whose
+   result passed its check against std::sort.
 3. The fingerprint follows the code, in a copy of the tree: a changed line of a stage's kernel
    makes that stage's rows stale and leaves the stage before it current; a changed comment and
    a changed command-line parser (common/cli.cpp) leave them current; a changed edit in

@@ -57,6 +57,14 @@ def check(ok, what):
 
 
 check(abs(judging.spread_percent([2.0, 3.0, 2.5]) - 50.0) < 1e-9, "spread of 2, 3, 2.5 ms is 50%")
+# A caption says how many of its runs passed their check against std::sort, and why the others
+# skipped it, only where some did.
+all_checked = [{"validation": "pass"}] * 3
+some_checked = all_checked[:1] + [{"validation": "skipped"}, {"validation": "FAIL"}]
+check(tables.checked_runs(all_checked) == "every run" and tables.skipped_note(all_checked) == ""
+      and tables.checked_runs(some_checked) == "1 of the 3 runs" and
+      "skipped the check" in tables.skipped_note(some_checked),
+      "checked_runs and skipped_note: every run, or how many of them, with why")
 runs = {
     ("fast", 11): [1.0, 1.2, 1.1],      # every run below every run of "slow"
     ("slow", 11): [2.0, 2.2, 2.4],
