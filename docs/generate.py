@@ -774,6 +774,8 @@ def in_record(builds, record, compute):
     build = builds.use(record)
     chosen = build.record
     chosen.touched = []
+    in_notes = bool(builds.path) and builds.path.startswith(os.path.join("docs", "notes"))
+    chosen.with_notes = in_notes
     try:
         result = compute(build)
     except MISSING_DATA:
@@ -784,7 +786,7 @@ def in_record(builds, record, compute):
         build.asked.update(chosen.touched)
         builds.use()
     outside = sorted(set(chosen.touched) & notes_only_experiments())
-    if outside and builds.path and not builds.path.startswith(os.path.join("docs", "notes")):
+    if outside and builds.path and not in_notes:
         raise UnknownBlock(f"a block reads {', '.join(outside)}, which only "
                            "`tools/record.py --all` records: the README and the chapters read "
                            "what the default record holds (move it to a lab note)")

@@ -114,20 +114,24 @@ def distributions():
                  "every stage on every distribution at 2^24", 150, every_stage=True)
 
 
-def profile_27(name, programs, covers, seconds):
+def profile_27(name, programs, covers, seconds, optional=False):
     return Chunk(name, [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
                              "--sizes", "27", *programs)],
                  {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
-                 covers, seconds, needs="ncu")
+                 covers, seconds, needs="ncu", optional=optional)
 
 
 # The variants whose machine code the sass chunk counts beside the stages' (chapters 8 to 11).
 SASS_VARIANTS = ("v7_unpadded,v8_unpadded,v8_keys8,v8_lanes_mad,v8_round256,v9_minmax_lanes,"
                  "v9_swap_source,v9_one_compare,v9_double_minmax,v9_split_items,v8_directions,"
                  "v9_directions,v8_mirrored,v9_mirrored")
-# The variants that chapters 15 to 17 profile beside the stages.
-PROFILE_VARIANTS = ("v13_group13,v13_group15,v13_group15_keys64,v13_span,v13_span_tile4096,"
-                    "v14_tile4096,v14_padded,v14_padded_tile4096,v15_padded")
+# The variants that chapters 15 to 17 profile beside the stages (at 2^27), and those only the
+# lab notes on groups, passes and v14's levers read (profile-27-notes, --all; until 2026-11-29
+# they were 11 of the 19 programs of profile-27, whose record took 388 s).
+PROFILE_VARIANTS = "v13_span,v14_padded,v15_padded"
+PROFILE_NOTES_VARIANTS = ("v13_group13,v13_group15,v13_group15_keys64,v13_fused,v13_low3,"
+                          "v13_low3_store3,v13_tile4096,v13_tile4096_fused,v13_span_tile4096,"
+                          "v14_tile4096,v14_padded_tile4096")
 # The stages and variants whose registers or spills the chapters quote (registers.py compiles
 # any other on its own: `python3 tools/registers.py --stages NAME`).
 REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words,v13_fused,"
@@ -140,12 +144,9 @@ PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_mul
 # At 2^27: the stages the chapters read a profile of at that size (v8 .. v12 and v16 are read at
 # 2^20 alone), in two chunks, each well inside a device call of ten minutes (profile-20's eleven
 # programs took 113 s at 2^20): v0 .. v5, whose hundreds of launches take one Nsight Compute pass
-# apiece, and the rest with the variants the chapters read (15 to 17) and those of the lab notes
-# on groups, passes and v14's levers.
+# apiece, and the rest with the variants chapters 15 to 17 read.
 PROFILE_27_EARLY = "v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v5_bank_free"
 PROFILE_27_STAGES = "v6_multistep,v7_register_tile,v13_any_bits,v14_span,v15_tile4096"
-PROFILE_27_VARIANTS = (PROFILE_VARIANTS + ",v13_fused,v13_low3,v13_low3_store3,v13_tile4096,"
-                       "v13_tile4096_fused")
 
 # The record, in the order it is made: what the README and the chapters quote first. Each
 # chunk's seconds are its estimate until it is recorded; for the experiments not yet recorded on
@@ -224,9 +225,13 @@ CHUNKS = [
           "variant) under Nsight Compute", 120, needs="ncu"),
     profile_27("profile-27-early", ["--stages", PROFILE_27_EARLY],
                "v0 .. v5 at 2^27, every launch, under Nsight Compute (chapters 2 to 7)", 300),
-    profile_27("profile-27", ["--stages", PROFILE_27_STAGES, "--variants", PROFILE_27_VARIANTS],
+    profile_27("profile-27", ["--stages", PROFILE_27_STAGES, "--variants", PROFILE_VARIANTS],
                "v6, v7, v13, v14 and v15 at 2^27 under Nsight Compute, with the variants of "
-               "chapters 15 to 17 and of the lab notes on groups, passes and v14's levers", 300),
+               "chapters 15 to 17", 170),
+    # --stages runs any program of the build by name, a variant too: build() has built them all.
+    profile_27("profile-27-notes", ["--stages", PROFILE_NOTES_VARIANTS],
+               "the variants of the lab notes on groups, passes and v14's levers at 2^27 under "
+               "Nsight Compute (lab notes groups, passes and span_levers)", 230, optional=True),
     Chunk("profile-16", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
                               "--sizes", "16", "--stages", "v14_span,v15_tile4096")],
           {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},

@@ -416,6 +416,9 @@ class Record:
         # The experiments rows() was asked for since touched was last emptied: what a generated
         # block read.
         self.touched = []
+        # Whether the chunks only the lab notes read (record.py --all) belong to the record as a
+        # reader of it sees it: a lab note's block reads them, the README and the chapters not.
+        self.with_notes = False
 
     def exists(self):
         return bool(self.manifest["chunks"])
@@ -485,12 +488,14 @@ class Record:
 
     def missing_chunks(self, experiment):
         """The chunks of tools/record.py's catalog that write `experiment` and that this record
-        has not made yet (profile-27 where profile-20 is made), where every chunk it holds of
-        the experiment is one of the catalog's; a record made in another layout (the H100's
-        single profile chunk) is taken as it is."""
+        has not made yet (profile-27 where profile-20 is made; of those only the lab notes read,
+        profile-27-notes, where with_notes), where every chunk it holds of the experiment is one
+        of the catalog's; a record made in another layout (the H100's single profile chunk) is
+        taken as it is."""
         # record.py imports this module: its catalog is read once both are loaded.
         import record
-        wanted = [chunk.name for chunk in record.CHUNKS if experiment in chunk.outputs]
+        wanted = [chunk.name for chunk in record.CHUNKS if experiment in chunk.outputs and
+                  (self.with_notes or not chunk.optional)]
         held = [name for name, _ in self.chunks(experiment)]
         if not held or any(name not in wanted for name in held):
             return []

@@ -699,4 +699,9 @@ with tempfile.TemporaryDirectory() as results:
           other.missing_chunks("kernel_times") == [] and other.incomplete(["kernel_times"]) == [],
           "a record lacking some of the catalog's chunks of an experiment names them; one made "
           "in another layout is taken whole")
+    # The chunk of it only the lab notes read (--all) is missing for a lab note's block alone.
+    partial.with_notes = True
+    check(partial.missing_chunks("kernel_times") == ["profile-27-early", "profile-27",
+                                                     "profile-27-notes", "profile-16"],
+          "a chunk only the lab notes read counts as missing for a lab note's block alone")
 sys.exit(1 if failures else 0)
