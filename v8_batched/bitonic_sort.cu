@@ -22,19 +22,20 @@
 //   compare below the run a direction fixed by the register index, one min and one max. The rest
 //   is v7's, with half its tile: 256 threads of 16 keys, 4096 keys (kTileSize and kTileBits in
 //   bitonic_index.h, and the example of layout_slot), not part of this idea but a tuning the
-//   chapter measures (h100_v8_mapping.csv); so is block_sort's store of its tile, which goes
-//   through shared memory (store_through_tile; h100_v8_pipes.csv). Arrays of up to 16 keys are
-//   sorted inside one thread's registers, up to 512 inside one warp (registers and shuffles, no
-//   shared memory), up to 4096 inside one block (one round through shared memory per merge), and
-//   longer ones with v7's passes.
+//   chapter measures (docs/results/h100/v8_mapping.csv); so is block_sort's store of its tile,
+//   which goes through shared memory (store_through_tile; docs/results/h100/v8_pipes.csv). Arrays
+//   of up to 16 keys are sorted inside one thread's registers, up to 512 inside one warp
+//   (registers and shuffles), up to 4096 inside one block (one round through shared memory per
+//   merge of 1024 keys or more), and longer ones with v7's passes.
 //
 // Prediction
 //   Arrays of up to 4096 keys take one launch: one read and one write of the keys, plus the
 //   compares, 36 steps per key at L = 256 and 78 at L = 4096, which bound the time. For L <= 256
-//   that should stay within about twice the 0.36 ms that one read and write of 2^27 keys takes,
-//   where cub::DeviceSegmentedSort spends one block radix sort on every array longer than 112
-//   keys: 20x and more against it at L = 128 and 256, several times at L = 2048, and a
-//   crossover where the arrays are long enough for radix sort's fixed number of passes to win.
+//   that should stay within about twice the 0.36 ms that one read and write of 2^27 keys took on
+//   the H100 this stage was written on, where cub::DeviceSegmentedSort spends one block radix
+//   sort on every array longer than 112 keys: 20x and more against it at L = 128 and 256,
+//   several times at L = 2048, and a crossover where the arrays are long enough for radix
+//   sort's fixed number of passes to win.
 //
 // Build and run
 //   meson setup build && meson compile -C build v8_batched
@@ -205,7 +206,7 @@ __device__ void store_thread_major(int *tile_keys, const int (&key)[kKeysPerThre
 // each 16-byte store of a warp fills 512 consecutive bytes. Stored straight from the registers,
 // as store_thread_major does, the 32 lanes of a warp are 64 bytes apart: each 16-byte store
 // fills half of 32 different 32-byte sectors, and the L2 receives about twice the sector writes
-// the keys need (docs/10_v8_batched.md counts them). Here thread t stores fours
+// the keys need (the lab note docs/notes/pipes.md counts them). Here thread t stores fours
 // t, t + blockDim.x, t + 2 blockDim.x and t + 3 blockDim.x of the tile: four keys each, read
 // back from the slots where the keys' owners wrote them.
 //
