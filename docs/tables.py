@@ -1287,7 +1287,13 @@ def which_sort_table(tour):
             "time), from the experiment named: the tour for one array, segment_stages for many "
             "(2^27 keys in all), tops, and gpus for one GPU against two (2^30 keys) and for two "
             "alone (2^31). Data: " +
-            (", ".join(data_files(name) for name in used) or "none recorded") + ".\n")
+            (", ".join(data_files(name) for name in used) or "none recorded") + ". " +
+            "Of their runs, " + "; ".join(f"{name}: {checked_runs(recorded_rows(name))}"
+                                          for name in used) +
+            " checked against std::sort." +
+            skipped_note([row for name in used for row in recorded_rows(name)]) +
+            " The tour ran each program once at each size: below 2^20 two runs of one program "
+            "can differ by more than the ratios of close rows (the spread experiment below).\n")
 
 
 def segment_stages_faster_up_to(values=False):
@@ -1634,8 +1640,10 @@ def repeat_table():
     body = [[f"`{program}`", f"2^{q}", ", ".join(f"{ms(v)} ({n})" for n, v in found),
              f"{100 * repeat_spread(found):.1f}%"] for (program, q), found in repeat_runs().items()]
     return (table(["stage", "n", "sort ms (run)", "largest / smallest - 1"], body) +
-            "\nThe same stage configuration in separate recorded runs on one day: "
-            "the tour and the experiments in which it ran as built (" +
+            "\nThe same stage configuration in separate recorded runs, on " +
+            record_days([row for name in ("tour",) + tuple(REPEATED_AS_BUILT)
+                         for row in recorded_rows(name)]) +
+            ": the tour and the experiments in which it ran as built (" +
             data_files("tour", *REPEATED_AS_BUILT) + ").\n")
 
 
@@ -1663,9 +1671,10 @@ def spread_source(rows):
     return (recorded(rows, "tools/experiments.py spread") +
             f"; data: {data_files('spread')}. Each program ran {runs} times, each time "
             f"a separate process that reports the median of {reps} timed sorts after one "
-            "warm-up; " + ("the runs of all stages took turns." if len(days) == 1 else
+            "warm-up; " + ("the runs of all stages took turns" if len(days) == 1 else
                            "the runs of the stages recorded on one day took turns ("
-                           + stages_by_day(rows) + ")."))
+                           + stages_by_day(rows) + ")") +
+            f"; {checked_runs(rows)} checked against std::sort." + skipped_note(rows))
 
 
 def spread_table():
