@@ -264,6 +264,8 @@ def generated_blocks(tour, profile, network_dump):
             ["v2_shared", "v3_warp", "v4_half_threads", "v5_bank_free"]),
         "banks-register-tile": lambda: tables.banks_table(
             ["v7_register_tile", "v7_unpadded", "v8_batched", "v8_unpadded"]),
+        "banks-items": lambda: tables.banks_table(
+            ["v8_batched", "v9_argsort", "v12_key_words"]),
         "sass-register-tile": lambda: tables.sass_kernels_table(
             ["v7_register_tile", "v7_unpadded"], ["block_sort", "block_merge"],
             ("STS", "STS.128", "LDS", "LDS.128", "BAR.SYNC.DEFER")),
@@ -473,6 +475,8 @@ INLINE_VALUES = {
     "copy-at": lambda args, tour, profile: tables.copy_value(int(args[0]), args[1]),
     "small-arrays-faster": lambda args, tour, profile: tables.small_arrays_faster(),
     "library-kernels": lambda args, tour, profile: tables.library_kernels(args[0], int(args[1])),
+    # STAGE:KERNEL, the bank conflicts of the kernel's loads and stores (measure_banks.py).
+    "bank-conflicts": lambda args, tour, profile: tables.bank_conflicts(args[0], args[1]),
     # EXPERIMENT[:EXPERIMENT...]: the record's files that hold their runs.
     "data": lambda args, tour, profile: (
         tables.data_files(*args) if all(tables.recorded_rows(name) for name in args)

@@ -384,6 +384,15 @@ def banks_table(stages):
             "`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st/ld.sum`.\n")
 
 
+def bank_conflicts(stage, kernel):
+    """v:bank-conflicts:STAGE:KERNEL, the shared-memory bank conflicts of loads and stores
+    together in the first launch of the kernel (measure_banks.py)."""
+    for row in recorded_rows("bank_conflicts"):
+        if row["stage"] == stage and row["kernel"] == kernel:
+            return str(int(row["load_bank_conflicts"]) + int(row["store_bank_conflicts"]))
+    return NOT_MEASURED
+
+
 def sass_counts():
     """{(program, kernel): {instruction: count}} of the record's sass_memory (measure_banks.py
     --sass-csv), and its rows."""

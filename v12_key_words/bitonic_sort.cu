@@ -21,6 +21,8 @@
 //   there are no indices and with Items when there are. block_top keeps its Items.
 //   compare_lanes keeps v11's one compare a lane step for Items only: a 32-bit min or max is one
 //   instruction, so words take v8's min and max again (the other form is not measured on words).
+//   padded's comment speaks of the tile of 32-bit words again, as v8's did; a tile of Items
+//   (argsorts, top-k) is padded as in v9 .. v11, whose conflicts docs/notes/banks.md counts.
 //
 // Prediction
 //   A sort of keys alone at v8's time, the kernels being v8's on 32-bit words again; argsort,
