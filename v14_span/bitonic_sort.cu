@@ -218,8 +218,8 @@ constexpr unsigned kTailMerges = 2;
 // `steps` compare steps of the network from the merge of `size`, stride `stride`, on group
 // blockIdx.x of the pass (group_key in bitonic_index.h), in rounds (run_rounds) from slot bit
 // kFirstBit, the stride's, down. Two kinds of pass (for_each_launch):
-// - global strides (kLowestBit 5): up to 9 strides of 2^14 or more, on the group whose slot bits
-//   5 .. 13 are their index bits; two rounds.
+// - global strides (kLowestBit 5): up to 9 strides, the first 2^14 or more, on the group whose
+//   slot bits 5 .. 13 are their index bits; two rounds.
 // - a merge's tail (kLowestBit 0): its strides left, 2^kFirstBit .. 1, on slot bits kFirstBit .. 0,
 //   the same index bits, in two or three rounds; then what kAfterTail says. A head runs on the
 //   slot bits above kFirstBit: the keys move to the layout of slot bit 13 for one or two rounds
