@@ -494,12 +494,12 @@ class Record:
         taken as it is."""
         # record.py imports this module: its catalog is read once both are loaded.
         import record
-        wanted = [chunk.name for chunk in record.CHUNKS if experiment in chunk.outputs and
-                  (self.with_notes or not chunk.optional)]
+        catalog = [chunk for chunk in record.CHUNKS if experiment in chunk.outputs]
         held = [name for name, _ in self.chunks(experiment)]
-        if not held or any(name not in wanted for name in held):
+        if not held or any(name not in [chunk.name for chunk in catalog] for name in held):
             return []
-        return [name for name in wanted if name not in held]
+        return [chunk.name for chunk in catalog if chunk.name not in held and
+                (self.with_notes or not chunk.optional)]
 
     def shortfall(self, experiments):
         """(how many of `experiments` this record has no current runs of, how many of their

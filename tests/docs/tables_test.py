@@ -704,4 +704,10 @@ with tempfile.TemporaryDirectory() as results:
     check(partial.missing_chunks("kernel_times") == ["profile-27-early", "profile-27",
                                                      "profile-27-notes", "profile-16"],
           "a chunk only the lab notes read counts as missing for a lab note's block alone")
+    # A record that holds that chunk is still of the catalog's layout for the chapters' blocks.
+    partial.with_notes = False
+    partial.manifest["chunks"]["profile-27-notes"] = {"files": {"kernel_times": "times.csv"}}
+    check(partial.missing_chunks("kernel_times") == ["profile-27-early", "profile-27",
+                                                     "profile-16"],
+          "a record holding the lab notes' chunk still names the chapters' chunks it lacks")
 sys.exit(1 if failures else 0)
