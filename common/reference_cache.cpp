@@ -1,60 +1,134 @@
 // reference_cache.cpp: keys and their std::sort reference kept on disk from one run to the next.
 #include "reference_cache.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <numeric>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "host_threads.h"
 #include "validate.h"
 
 namespace {
 
-// Two 64-bit hashes of the keys, taken two keys at a time, each a multiply-and-rotate with a
-// multiplier of its own, as 32 hexadecimal digits: keys that differ anywhere give different
-// digits, as far as 128 bits tell. (The two chains do not wait for each other, so the processor
-// runs them side by side.)
-std::string keys_hash(const std::vector<int> &keys) {
-  std::uint64_t first = 0x243F6A8885A308D3ull;
-  std::uint64_t second = 0x13198A2E03707344ull;
-  for (std::size_t i = 0; i < keys.size(); i += 2) {
+// The files are read, hashed and checked in this many slices, each on a thread of its own: a
+// fixed count, so that a file's hash does not depend on the cores of the machine that wrote it.
+constexpr unsigned kSlices = 16;
+
+// Two 64-bit hashes of keys[first, last), taken two keys at a time, each a multiply-and-rotate
+// with a multiplier of its own, from starting values of their own. (The two chains do not wait
+// for each other, so the processor runs them side by side.)
+void hash_slice(const std::vector<int> &keys, std::size_t first, std::size_t last,
+                std::uint64_t &one, std::uint64_t &two) {
+  for (std::size_t i = first; i < last; i += 2) {
     const std::uint64_t low = static_cast<std::uint32_t>(keys[i]);
-    const std::uint64_t high = i + 1 < keys.size() ? static_cast<std::uint32_t>(keys[i + 1]) : 0;
+    const std::uint64_t high = i + 1 < last ? static_cast<std::uint32_t>(keys[i + 1]) : 0;
     const std::uint64_t value = low | (high << 32);
-    first = (first ^ value) * 0x9E3779B97F4A7C15ull;
-    first = (first << 29) | (first >> 35);
-    second = (second ^ value) * 0xC2B2AE3D27D4EB4Full;
-    second = (second << 31) | (second >> 33);
+    one = (one ^ value) * 0x9E3779B97F4A7C15ull;
+    one = (one << 29) | (one >> 35);
+    two = (two ^ value) * 0xC2B2AE3D27D4EB4Full;
+    two = (two << 31) | (two >> 33);
   }
+}
+
+// The keys' hash as 32 hexadecimal digits: each slice's two hashes, then the same two chains
+// over those, in order. Keys that differ anywhere give different digits, as far as 128 bits
+// tell.
+std::string keys_hash(const std::vector<int> &keys) {
+  std::vector<int> slice_hashes(4 * kSlices);
+  for_each_slice(keys.size(), kSlices, [&](unsigned part, std::size_t first, std::size_t last) {
+    std::uint64_t one = 0x243F6A8885A308D3ull;
+    std::uint64_t two = 0x13198A2E03707344ull;
+    hash_slice(keys, first, last, one, two);
+    for (unsigned word = 0; word < 2; ++word) {
+      slice_hashes[4 * part + word] = static_cast<int>(one >> (32 * word));
+      slice_hashes[4 * part + 2 + word] = static_cast<int>(two >> (32 * word));
+    }
+  });
+  std::uint64_t one = 0x243F6A8885A308D3ull;
+  std::uint64_t two = 0x13198A2E03707344ull;
+  hash_slice(slice_hashes, 0, slice_hashes.size(), one, two);
   char digits[33];
-  std::snprintf(digits, sizeof digits, "%016llx%016llx", static_cast<unsigned long long>(first),
-                static_cast<unsigned long long>(second));
+  std::snprintf(digits, sizeof digits, "%016llx%016llx", static_cast<unsigned long long>(one),
+                static_cast<unsigned long long>(two));
   return digits;
 }
 
-std::int64_t sum(const std::vector<int> &keys) {
-  std::int64_t total = 0;
-  for (const int key : keys) {
-    total += key;
+// Whether keys are in order (ascending or descending) and their sum is `total`.
+bool sorted_with_sum(const std::vector<int> &keys, bool ascending, std::int64_t total) {
+  std::vector<std::int64_t> sums(kSlices);
+  std::vector<char> in_order(kSlices);
+  for_each_slice(keys.size(), kSlices, [&](unsigned part, std::size_t first, std::size_t last) {
+    bool ordered = true;
+    std::int64_t sum = 0;
+    // Each slice also checks its first key against the key before it, the last of the slice
+    // before.
+    for (std::size_t i = first; i < last; ++i) {
+      ordered =
+          ordered && (i == 0 || (ascending ? keys[i - 1] <= keys[i] : keys[i - 1] >= keys[i]));
+      sum += keys[i];
+    }
+    sums[part] = sum;
+    in_order[part] = ordered;
+  });
+  std::int64_t sum = 0;
+  for (unsigned part = 0; part < kSlices; ++part) {
+    if (!in_order[part]) {
+      return false;
+    }
+    sum += sums[part];
   }
-  return total;
+  return sum == total;
+}
+
+std::int64_t sum(const std::vector<int> &keys) {
+  std::vector<std::int64_t> sums(kSlices);
+  for_each_slice(keys.size(), kSlices, [&](unsigned part, std::size_t first, std::size_t last) {
+    sums[part] = std::accumulate(keys.begin() + first, keys.begin() + last, std::int64_t{0});
+  });
+  return std::accumulate(sums.begin(), sums.end(), std::int64_t{0});
 }
 
 // The file's `count` keys, or an empty vector where it is missing or of another length; with
 // `hashed`, the file ends in the keys' hash (keys_hash), and one whose keys do not give it is
 // empty too.
 std::vector<int> read_file(const std::string &path, std::size_t count, bool hashed) {
-  std::ifstream file(path, std::ios::binary | std::ios::ate);
-  const auto bytes = static_cast<std::streamsize>(count * sizeof(int));
-  const std::streamsize hash_bytes = hashed ? 32 : 0;
-  if (!file || file.tellg() != bytes + hash_bytes || !file.seekg(0)) {
+  const int file = open(path.c_str(), O_RDONLY);
+  struct stat status;
+  const std::size_t bytes = count * sizeof(int);
+  const std::size_t hash_bytes = hashed ? 32 : 0;
+  if (file < 0 || fstat(file, &status) != 0 ||
+      static_cast<std::size_t>(status.st_size) != bytes + hash_bytes) {
+    if (file >= 0) {
+      close(file);
+    }
     return {};
   }
+  // Each slice of the keys is read by a thread of its own (pread: no shared file position).
   std::vector<int> keys(count);
-  std::string hash(static_cast<std::size_t>(hash_bytes), ' ');
-  if (!file.read(reinterpret_cast<char *>(keys.data()), bytes) ||
-      !file.read(&hash[0], hash_bytes) || (hashed && hash != keys_hash(keys))) {
+  std::vector<char> whole(kSlices);
+  for_each_slice(bytes, kSlices, [&](unsigned part, std::size_t first, std::size_t last) {
+    char *target = reinterpret_cast<char *>(keys.data());
+    while (first < last) {
+      const ssize_t got = pread(file, target + first, last - first, static_cast<off_t>(first));
+      if (got <= 0) {
+        break;
+      }
+      first += static_cast<std::size_t>(got);
+    }
+    whole[part] = first == last;
+  });
+  std::string hash(hash_bytes, ' ');
+  const bool read = std::count(whole.begin(), whole.end(), 1) == kSlices &&
+      pread(file, &hash[0], hash_bytes, static_cast<off_t>(bytes)) ==
+          static_cast<ssize_t>(hash_bytes);
+  close(file);
+  if (!read || (hashed && hash != keys_hash(keys))) {
     return {};
   }
   return keys;
@@ -65,15 +139,7 @@ std::vector<int> read_file(const std::string &path, std::size_t count, bool hash
 std::vector<int> read_sorted(const std::string &path, const std::vector<int> &keys,
                              bool ascending) {
   std::vector<int> sorted = read_file(path, keys.size(), false);
-  if (sorted.empty()) {
-    return {};
-  }
-  for (std::size_t i = 1; i < sorted.size(); ++i) {
-    if (ascending ? sorted[i] < sorted[i - 1] : sorted[i] > sorted[i - 1]) {
-      return {};
-    }
-  }
-  if (sum(sorted) != sum(keys)) {
+  if (sorted.empty() || !sorted_with_sum(sorted, ascending, sum(keys))) {
     return {};
   }
   return sorted;

@@ -9,6 +9,7 @@
 
 #include "float_order.h"
 #include "host_sort.h"
+#include "host_threads.h"
 
 Validation compare_keys(const std::vector<int> &expected, const std::vector<int> &found,
                         std::size_t max_listed) {
@@ -18,12 +19,27 @@ Validation compare_keys(const std::vector<int> &expected, const std::vector<int>
     validation.mismatches = n > found.size() ? n - found.size() : found.size() - n;
     return validation;
   }
-  for (std::size_t i = 0; i < n; ++i) {
-    if (expected[i] != found[i]) {
-      if (validation.first.size() < max_listed) {
-        validation.first.push_back({i, expected[i], found[i]});
+  // Each slice of the keys counts its own mismatches and keeps its first few; the slices' lists,
+  // joined in order, hold the first max_listed of all.
+  const unsigned parts = host_threads(n);
+  std::vector<Validation> slices(parts);
+  for_each_slice(n, parts, [&](unsigned part, std::size_t first, std::size_t last) {
+    Validation &slice = slices[part];
+    for (std::size_t i = first; i < last; ++i) {
+      if (expected[i] != found[i]) {
+        if (slice.first.size() < max_listed) {
+          slice.first.push_back({i, expected[i], found[i]});
+        }
+        ++slice.mismatches;
       }
-      ++validation.mismatches;
+    }
+  });
+  for (const Validation &slice : slices) {
+    validation.mismatches += slice.mismatches;
+    for (const Mismatch &mismatch : slice.first) {
+      if (validation.first.size() < max_listed) {
+        validation.first.push_back(mismatch);
+      }
     }
   }
   return validation;
@@ -78,31 +94,46 @@ std::string check_indices(const std::vector<int> &input, const std::vector<int> 
   if (output.size() != n || indices.size() != n) {
     return std::to_string(indices.size()) + " indices for " + std::to_string(n) + " keys";
   }
+  // Each slice of the arrays, on a thread of its own, counts its wrong indices and describes its
+  // first three; the slices' descriptions, joined in order, begin with the first three of all.
+  const std::size_t arrays = n / each;
+  const unsigned parts = arrays < 2 ? 1 : host_threads(n);
+  std::vector<std::uint64_t> wrong_in(parts);
+  std::vector<std::vector<std::string>> first_in(parts);
+  for_each_slice(arrays, parts, [&](unsigned part, std::size_t first_array, std::size_t last) {
+    // Which positions of the current array an index has named already.
+    std::vector<bool> named(length);
+    for (std::size_t array = first_array; array < last; ++array) {
+      const std::size_t start = array * length;
+      std::fill(named.begin(), named.end(), false);
+      for (std::size_t i = array * each; i < (array + 1) * each; ++i) {
+        const long long index = indices[i];
+        std::string problem;
+        if (index < 0 || index >= static_cast<long long>(length)) {
+          problem = "lies outside its array";
+        } else if (named[index]) {
+          problem = "is named twice in its array";
+        } else if (input[start + index] != output[i]) {
+          problem = "points at key " + std::to_string(input[start + index]) +
+              ", not at the sorted key " + std::to_string(output[i]);
+        }
+        if (index >= 0 && index < static_cast<long long>(length)) {
+          named[index] = true;
+        }
+        if (!problem.empty() && ++wrong_in[part] <= 3) {
+          first_in[part].push_back(" " + position_name(i, segment == 0 ? 0 : each) + ": index " +
+                                   std::to_string(index) + " " + problem + ";");
+        }
+      }
+    }
+  });
   std::uint64_t wrong = 0;
   std::string first;
-  // Which positions of the current array an index has named already.
-  std::vector<bool> named(length);
-  for (std::size_t array = 0; array < n / each; ++array) {
-    const std::size_t start = array * length;
-    std::fill(named.begin(), named.end(), false);
-    for (std::size_t i = array * each; i < (array + 1) * each; ++i) {
-      const long long index = indices[i];
-      std::string problem;
-      if (index < 0 || index >= static_cast<long long>(length)) {
-        problem = "lies outside its array";
-      } else if (named[index]) {
-        problem = "is named twice in its array";
-      } else if (input[start + index] != output[i]) {
-        problem = "points at key " + std::to_string(input[start + index]) +
-            ", not at the sorted key " + std::to_string(output[i]);
-      }
-      if (index >= 0 && index < static_cast<long long>(length)) {
-        named[index] = true;
-      }
-      if (!problem.empty() && ++wrong <= 3) {
-        first += " " + position_name(i, segment == 0 ? 0 : each) + ": index " +
-            std::to_string(index) + " " + problem + ";";
-      }
+  int described = 0;
+  for (unsigned part = 0; part < parts; ++part) {
+    wrong += wrong_in[part];
+    for (const std::string &description : first_in[part]) {
+      first += ++described <= 3 ? description : "";
     }
   }
   if (wrong == 0) {
@@ -216,13 +247,6 @@ std::vector<int> parallel_sorted_copy(const std::vector<int> &keys, unsigned pie
   return sorted;
 }
 
-// The threads the check's std::sort uses for `count` keys: below a million one is quick enough;
-// above, up to 16, as the cores allow.
-unsigned check_threads(std::size_t count) {
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  return count >= (std::size_t{1} << 20) ? std::min(cores, 16u) : 1;
-}
-
 }  // namespace
 
 std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending, unsigned threads) {
@@ -236,7 +260,7 @@ std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending, u
 }
 
 std::vector<int> std_sorted_copy(const std::vector<int> &keys, bool ascending) {
-  return std_sorted_copy(keys, ascending, check_threads(keys.size()));
+  return std_sorted_copy(keys, ascending, host_threads(keys.size()));
 }
 
 std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
@@ -277,5 +301,5 @@ std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::siz
 
 std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::size_t segment,
                                           bool ascending) {
-  return std_sorted_segments_copy(keys, segment, ascending, check_threads(keys.size()));
+  return std_sorted_segments_copy(keys, segment, ascending, host_threads(keys.size()));
 }

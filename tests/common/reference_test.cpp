@@ -277,15 +277,43 @@ TEST_CASE("the keys kept on disk: made once, read back, made again where the fil
   REQUIRE(std::filesystem::file_size(kept) == n * sizeof(int) + 32);
   std::string hash(32, ' ');
   std::ifstream(kept, std::ios::binary).seekg(n * sizeof(int)).read(&hash[0], 32);
+  // The hash is taken in slices: a change in the first and in the last is seen.
   std::vector<int> changed = made;
   changed[12345] ^= 1;
-  for (const std::vector<int> &wrong : {std::vector<int>(made.begin(), made.end() - 1), changed}) {
+  std::vector<int> changed_last = made;
+  changed_last[n - 3] ^= 1;
+  for (const std::vector<int> &wrong :
+       {std::vector<int>(made.begin(), made.end() - 1), changed, changed_last}) {
     write_keys(kept, wrong);
     std::ofstream(kept, std::ios::binary | std::ios::app).write(hash.data(), 32);
     CHECK(cached_keys(Distribution::kUniform, n, 7, false, folder.string()) == made);
     CHECK(std::filesystem::file_size(kept) == n * sizeof(int) + 32);
   }
   std::filesystem::remove_all(folder);
+}
+
+TEST_CASE(
+    "compare_keys counts every mismatch and lists the first, in order, on one thread and on "
+    "many") {
+  // Below 2^20 keys one thread compares; from 2^20 on, slices of the keys on several threads,
+  // whose first mismatches are joined in order.
+  for (std::size_t n : {std::size_t{1000}, (std::size_t{1} << 21) + 5}) {
+    const std::vector<int> expected = generate_keys(Distribution::kUniform, n, 3);
+    std::vector<int> found = expected;
+    const std::vector<std::size_t> wrong = {0, 7, n / 3, n / 2, n / 2 + 1, n - 2, n - 1};
+    for (std::size_t i : wrong) {
+      found[i] = expected[i] + 1;
+    }
+    const Validation validation = compare_keys(expected, found, 5);
+    CHECK(validation.mismatches == wrong.size());
+    REQUIRE(validation.first.size() == 5);
+    for (std::size_t k = 0; k < 5; ++k) {
+      CHECK(validation.first[k].index == wrong[k]);
+      CHECK(validation.first[k].expected == expected[wrong[k]]);
+      CHECK(validation.first[k].found == found[wrong[k]]);
+    }
+    CHECK(compare_keys(expected, expected).passed());
+  }
 }
 
 TEST_CASE("std_sorted_segments_copy sorts every array on its own, on one thread and on many") {
@@ -388,6 +416,24 @@ TEST_CASE("check_indices: a permutation of every array that points at the sorted
     }
   }
   CHECK(check_indices({1, 2}, {1, 2}, {0}, 0) == "1 indices for 2 keys");
+}
+
+TEST_CASE("check_indices on many threads: every wrong index counted, the first three in order") {
+  // 2^20 keys in arrays of 64 are shared out among several threads; an index is made to point
+  // outside its array near the start, the middle and the end.
+  const std::size_t n = std::size_t{1} << 20;
+  const std::size_t segment = 64;
+  const std::vector<int> input = generate_keys(Distribution::kUniform, n, 5);
+  const std::vector<int> output = std_sorted_segments_copy(input, segment, true);
+  std::vector<int> indices = host_argsort(input, segment, true);
+  REQUIRE(check_indices(input, output, indices, segment) == "");
+  for (std::size_t i : {std::size_t{3}, n / 2 + 5, n / 2 + 70, n - 1}) {
+    indices[i] = -1;
+  }
+  CHECK(check_indices(input, output, indices, segment) ==
+        "4 of 1048576 indices are wrong; first: array 0, index 3 (key 3): index -1 lies outside "
+        "its array; array 8192, index 5 (key 524293): index -1 lies outside its array; array "
+        "8193, index 6 (key 524358): index -1 lies outside its array");
 }
 
 TEST_CASE("a top-k keeps the first K of every array, and its indices may name a position once") {
