@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
-#include <numeric>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -59,39 +58,30 @@ std::string keys_hash(const std::vector<int> &keys) {
   return digits;
 }
 
-// Whether keys are in order (ascending or descending) and their sum is `total`.
-bool sorted_with_sum(const std::vector<int> &keys, bool ascending, std::int64_t total) {
-  std::vector<std::int64_t> sums(kSlices);
-  std::vector<char> in_order(kSlices);
-  for_each_slice(keys.size(), kSlices, [&](unsigned part, std::size_t first, std::size_t last) {
-    bool ordered = true;
-    std::int64_t sum = 0;
-    // Each slice also checks its first key against the key before it, the last of the slice
-    // before.
-    for (std::size_t i = first; i < last; ++i) {
-      ordered =
-          ordered && (i == 0 || (ascending ? keys[i - 1] <= keys[i] : keys[i - 1] >= keys[i]));
-      sum += keys[i];
-    }
-    sums[part] = sum;
-    in_order[part] = ordered;
-  });
+// The keys' sum, and whether they are in order (ascending or descending): each slice also
+// checks its first key against the one before it, the last of the slice before.
+struct Summary {
   std::int64_t sum = 0;
-  for (unsigned part = 0; part < kSlices; ++part) {
-    if (!in_order[part]) {
-      return false;
-    }
-    sum += sums[part];
-  }
-  return sum == total;
-}
+  bool ordered = true;
+};
 
-std::int64_t sum(const std::vector<int> &keys) {
-  std::vector<std::int64_t> sums(kSlices);
+Summary summarize(const std::vector<int> &keys, bool ascending) {
+  std::vector<Summary> slices(kSlices);
   for_each_slice(keys.size(), kSlices, [&](unsigned part, std::size_t first, std::size_t last) {
-    sums[part] = std::accumulate(keys.begin() + first, keys.begin() + last, std::int64_t{0});
+    Summary slice;
+    for (std::size_t i = first; i < last; ++i) {
+      slice.ordered = slice.ordered &&
+          (i == 0 || (ascending ? keys[i - 1] <= keys[i] : keys[i - 1] >= keys[i]));
+      slice.sum += keys[i];
+    }
+    slices[part] = slice;
   });
-  return std::accumulate(sums.begin(), sums.end(), std::int64_t{0});
+  Summary all;
+  for (const Summary &slice : slices) {
+    all.sum += slice.sum;
+    all.ordered = all.ordered && slice.ordered;
+  }
+  return all;
 }
 
 // The file's `count` keys, or an empty vector where it is missing or of another length; with
@@ -139,7 +129,11 @@ std::vector<int> read_file(const std::string &path, std::size_t count, bool hash
 std::vector<int> read_sorted(const std::string &path, const std::vector<int> &keys,
                              bool ascending) {
   std::vector<int> sorted = read_file(path, keys.size(), false);
-  if (sorted.empty() || !sorted_with_sum(sorted, ascending, sum(keys))) {
+  if (sorted.empty()) {
+    return {};
+  }
+  const Summary summary = summarize(sorted, ascending);
+  if (!summary.ordered || summary.sum != summarize(keys, ascending).sum) {
     return {};
   }
   return sorted;
