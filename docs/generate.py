@@ -662,6 +662,9 @@ INLINE_VALUES = {
         f"{tables.ms(tour.floor(program, q))} ms")),
     "xfloor": from_tour(lambda tour, row, program, args, q: (
         tables.ratio(tour.over_floor(program, q)))),
+    # The sort's time in copies of the array: its passes times its time over the floor.
+    "copies": from_tour(lambda tour, row, program, args, q: (
+        f"{int(row['passes']) * tour.over_floor(program, q):.1f}")),
     "percent": from_tour(lambda tour, row, program, args, q: (
         f"{100 * tour.of_copy(program, q):.0f}%")),
     "launches": from_tour(lambda tour, row, program, args, q: row["launches"]),
