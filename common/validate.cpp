@@ -36,12 +36,9 @@ Validation compare_keys(const std::vector<int> &expected, const std::vector<int>
   });
   for (const Validation &slice : slices) {
     validation.mismatches += slice.mismatches;
-    for (const Mismatch &mismatch : slice.first) {
-      if (validation.first.size() < max_listed) {
-        validation.first.push_back(mismatch);
-      }
-    }
+    validation.first.insert(validation.first.end(), slice.first.begin(), slice.first.end());
   }
+  validation.first.resize(std::min(validation.first.size(), max_listed));
   return validation;
 }
 
@@ -218,18 +215,13 @@ std::vector<int> parallel_sorted_copy(const std::vector<int> &keys, unsigned pie
   }
   int *source = rounds % 2 == 0 ? sorted.data() : scratch.get();
   int *target = rounds % 2 == 0 ? scratch.get() : sorted.data();
+  // Piece p is the slice [bound(p), bound(p + 1)) of for_each_slice.
   auto bound = [&](std::size_t piece) { return n * piece / pieces; };
+  for_each_slice(n, pieces, [&](unsigned, std::size_t first, std::size_t last) {
+    std::copy(keys.begin() + first, keys.begin() + last, source + first);
+    std::sort(source + first, source + last, before);
+  });
   std::vector<std::thread> threads;
-  for (unsigned piece = 0; piece < pieces; ++piece) {
-    threads.emplace_back([&, piece] {
-      std::copy(keys.begin() + bound(piece), keys.begin() + bound(piece + 1),
-                source + bound(piece));
-      std::sort(source + bound(piece), source + bound(piece + 1), before);
-    });
-  }
-  for (std::thread &thread : threads) {
-    thread.join();
-  }
   // Merge neighbouring sorted runs in rounds: runs of 1 piece into runs of 2, then 4, ...; each
   // merge of two runs of `width` pieces is cut into 2 x width slices, so every round keeps all
   // `pieces` threads at work (the last round, one merge, too).
@@ -286,16 +278,9 @@ std::vector<int> std_sorted_segments_copy(const std::vector<int> &keys, std::siz
     return sorted;
   }
   // Each thread sorts a contiguous share of the arrays.
-  std::vector<std::thread> workers;
-  for (unsigned worker = 0; worker < threads; ++worker) {
-    const std::size_t first = arrays * worker / threads;
-    const std::size_t last = arrays * (worker + 1) / threads;
-    workers.emplace_back(std_sort_segments, sorted.data() + first * segment, last - first, segment,
-                         ascending);
-  }
-  for (std::thread &worker : workers) {
-    worker.join();
-  }
+  for_each_slice(arrays, threads, [&](unsigned, std::size_t first, std::size_t last) {
+    std_sort_segments(sorted.data() + first * segment, last - first, segment, ascending);
+  });
   return sorted;
 }
 
