@@ -2257,8 +2257,9 @@ def gpus_table():
               "pass 100%).")
     lines = [table(["program", "GPUs", "n", "passes (per GPU)", "sort ms", "total ms"], body), "",
              f"2^31 keys on two GPUs take **{measured / one:.2f}x** the time of this stage's "
-             f"2^30 on one.{against_radix} {inside} The time model, from the "
-             "parts measured alone:",
+             f"2^30 on one.{against_radix} {inside} The time model: the sort, the "
+             "exchange and the copy measured alone, `keep_half` and the merge assumed to cost "
+             "the copies their rows say (not timed on their own):",
              "",
              table(["part", "ms"], [
                  ["one GPU's sort of 2^30 keys (`--gpus 1`)", ms(parts["sort"])],

@@ -23,10 +23,10 @@
 //   instruction, so words take v8's min and max again (the other form is not measured on words).
 //   padded's comment speaks of the tile of 32-bit words again, as v8's did; a tile of Items
 //   (argsorts, top-k) is padded as in v9 .. v11, whose conflicts docs/notes/banks.md counts.
+//   bitonic_float_segments's comment names make_word, which builds either kind of word.
 //
 // Prediction
-//   A sort of keys alone at v8's time, the kernels being v8's on 32-bit words again; argsort,
-//   top-k and floats as in v11.
+//   A sort of keys alone at v8's time, v9's kernels on 32-bit words; argsorts as in v11.
 //   Speedup at 2^29 over the stage before: 1.3x .. 1.5x; keys alone back to v8's 32-bit words.
 //
 // Build and run
@@ -101,8 +101,8 @@ __device__ void compare_registers(Word (&key)[kCount], unsigned top_bit) {
   }
 }
 
-// Key i with its position, as one item (make_item): the positions wait in `indices` between
-// launches. Without indices (a sort of keys alone) every position is 0 and never written.
+// Key i as the word a kernel sorts (make_word): an item with its position, which waits in
+// `indices` between launches, or, without indices (keys alone), the key's ordered bits.
 template <typename Word>
 __device__ Word load_item(const int *keys, const int *indices, unsigned i, bool ascending,
                           bool floats) {
@@ -605,7 +605,7 @@ void bitonic_top_segments(int *keys, int *indices, unsigned n, unsigned segment,
 
 void bitonic_float_segments(float *keys, int *indices, unsigned n, unsigned segment, unsigned top,
                             bool ascending) {
-  // The kernels move 32-bit words; `floats` tells make_item and item_key how those order.
+  // The kernels move 32-bit words; `floats` tells make_word and item_key how those order.
   top_segments(reinterpret_cast<int *>(keys), indices, n, segment, top, ascending, true);
 }
 

@@ -108,8 +108,8 @@ __device__ void compare_registers(Word (&key)[kCount], unsigned top_bit, unsigne
   }
 }
 
-// Key i with its position, as one item (make_item): the positions wait in `indices` between
-// launches. Without indices (a sort of keys alone) every position is 0 and never written.
+// Key i as the word a kernel sorts (make_word): an item with its position, which waits in
+// `indices` between launches, or, without indices (keys alone), the key's ordered bits.
 template <typename Word>
 __device__ Word load_item(const int *keys, const int *indices, unsigned i, bool ascending,
                           bool floats) {
@@ -774,7 +774,7 @@ void bitonic_top_segments(int *keys, int *indices, unsigned n, unsigned segment,
 
 void bitonic_float_segments(float *keys, int *indices, unsigned n, unsigned segment, unsigned top,
                             bool ascending) {
-  // The kernels move 32-bit words; `floats` tells make_item and item_key how those order.
+  // The kernels move 32-bit words; `floats` tells make_word and item_key how those order.
   top_segments(reinterpret_cast<int *>(keys), indices, n, segment, top, ascending, true);
 }
 
