@@ -1568,7 +1568,7 @@ def tail_rule_text(network_dump, low=16, high=30):
 
 # The kinds of pass of v14_span and v15_tile4096, from a launch's merge size, first stride and steps.
 SPAN_KINDS = ["block_sort", "the merges after block_sort up to 2^14, one pass",
-              "global strides (from 2^14 or more)", "a merge's tail and the next merge's head",
+              "global strides (the first 2^14 or more)", "a merge's tail and the next merge's head",
               "a merge's tail alone (2^13 .. 1, no bits left for a head, or the last merge)"]
 
 

@@ -22,7 +22,7 @@
 //   compare below the run a direction fixed by the register index, one min and one max. The rest
 //   is v7's, with half its tile: 256 threads of 16 keys, 4096 keys (kTileSize and kTileBits in
 //   bitonic_index.h, and the example of layout_slot), not part of this idea but a tuning the
-//   chapter measures (docs/results/h100/v8_mapping.csv); so is block_sort's store of its tile,
+//   chapter measures (docs/results/h200/v8_mapping.csv); so is block_sort's store of its tile,
 //   which goes through shared memory (store_through_tile; docs/results/h100/v8_pipes.csv). Arrays
 //   of up to 16 keys are sorted inside one thread's registers, up to 512 inside one warp
 //   (registers and shuffles), up to 4096 inside one block (one round through shared memory per

@@ -25,7 +25,7 @@
 //   beside the keys. Items take twice a key's registers, so a thread holds 8, not v8's 16, in a
 //   tile of 2048 (kRegisterBits, kTileSize and kTileBits in bitonic_index.h, and the examples of
 //   layout_slot, padded, load_thread_major and compare_lanes): a tuning the chapter measures
-//   (docs/results/h100/v9_mapping.csv). block_sort stores from the registers again, as v7 does, and
+//   (docs/results/h200/v9_mapping.csv). block_sort stores from the registers again, as v7 does, and
 //   v8's store_through_tile goes: whether its round through the tile pays for 8 items a thread is
 //   not measured (the README's limits). A 64-bit min or max is a compare of two halves and two
 //   selects, so compare_lanes picks each lane's item with one compare where v8 asks for a min and a

@@ -320,7 +320,7 @@ check(kinds == [tables.SPAN_KINDS[k] for k in (0, 1, 2, 3, 4, 2, 4)],
       "pass; the last tail (9 steps)")
 span = tables.span_profile_table(SpanProfile(), q=17).splitlines()
 check(span[2] == "| block_sort | 1 | 66 | 3.00 |" and
-      span[4] == "| global strides (from 2^14 or more) | 2 | 7 .. 9 | 1.00 .. 1.30 |" and
+      span[4] == "| global strides (the first 2^14 or more) | 2 | 7 .. 9 | 1.00 .. 1.30 |" and
       span[6].endswith("| 2 | 9 .. 14 | 1.00 .. 1.20 |") and
       tables.span_copies(SpanProfile(), 3, q=17) == "1.10" and
       tables.span_copies(SpanProfile(), 3, "v14_tile4096", q=17) == "0.55",
