@@ -804,12 +804,27 @@ def segments_table():
             recorded(rows, "tools/experiments.py segments") +
             "; data: " + data_files("segments") + ". 2^27 keys in all, uniform over int32 "
             "(torch.sort's drawn by torch's own generator); median of 5 timed runs after one "
-            "warm-up (1 for DeviceSegmentedRadixSort with L <= 64, which takes seconds), every "
+            "warm-up (1 for DeviceSegmentedRadixSort with L <= 64), every "
             f"array of {checked_runs(rows)} checked (against std::sort; torch.sort's rows for "
             "order and permutation). torch.sort also returns every key's index (int64), and "
             "runs up to "
-            "2^16 keys per array only (-). A copy is the copy baseline's time for the 2^27 keys "
-            f"on the same GPU, {data_files('copy')}." + skipped_note(rows) + "\n")
+            "2^16 keys per array only (-). " + radix_note(times) + "A copy is the copy "
+            f"baseline's time for the 2^27 keys on the same GPU, {data_files('copy')}." +
+            skipped_note(rows) + "\n")
+
+
+def radix_note(times):
+    """Where the segments experiment left DeviceSegmentedRadixSort's shortest arrays out: from
+    which length it ran, and how its time grew as L halved down to there."""
+    radix, batched = times.get("cub_segmented_radix", {}), times.get("v8_batched", {})
+    if not radix or not batched or min(radix) <= min(batched):
+        return ""
+    lengths = [s for s in sorted(radix) if s <= 10]
+    growth = [radix[shorter] / radix[longer] for shorter, longer in zip(lengths, lengths[1:])]
+    grew = (f": from 2^{lengths[-1]} down, each halving of L took {min(growth):.1f}x .. "
+            f"{max(growth):.1f}x its time" if growth else "")
+    return (f"DeviceSegmentedRadixSort gives each array a block of its own and ran from "
+            f"2^{min(radix)} keys per array only (-){grew}. ")
 
 
 def argsorts_table():

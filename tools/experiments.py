@@ -65,11 +65,11 @@ does not make.
                  v12_key_words, with and without --values (an argsort of the whole input, each
                  key's position carried in a 64-bit item), against cub::DeviceRadixSort's
                  SortPairs and SortKeys (cub_radix), at 2^20, 2^24 and 2^27 keys (chapter 15)
-  segments       v8_batched against cub::DeviceSegmentedSort, DeviceSegmentedRadixSort, one
-                 DeviceRadixSort of packed 64-bit words (cub_packed_radix) and, up to 2^16 keys
-                 per array, torch.sort on rows (tools/torch_rows.py; skipped with one line where
-                 PyTorch cannot be imported), for arrays of 2 .. 2^27 keys, 2^27 keys in all
-                 (chapter 10)
+  segments       v8_batched against cub::DeviceSegmentedSort, DeviceSegmentedRadixSort (from
+                 32 keys per array), one DeviceRadixSort of packed 64-bit words
+                 (cub_packed_radix) and, up to 2^16 keys per array, torch.sort on rows
+                 (tools/torch_rows.py; skipped with one line where PyTorch cannot be imported),
+                 for arrays of 2 .. 2^27 keys, 2^27 keys in all (chapter 10)
   segment_stages the stages after v8 that change its passes (v13_any_bits, v14_span,
                  v15_tile4096) on many arrays, keys alone, against v8_batched and its fastest
                  rivals (cub_segmented, cub_packed_radix, torch.sort up to 2^16 keys per array);
@@ -435,14 +435,21 @@ def long_argsorts(runner):
                          ("v13_any_bits", "v13_keys16", "v12_key_words", "cub_radix"))
 
 
+# The shortest arrays segments gives DeviceSegmentedRadixSort (above).
+RADIX_SEGMENT_MIN = 32
+
+
 def segments(runner):
     records, torch_runs = [], []
     for log2_segment in list(range(1, 17)) + [18, 20, 22, 24, 27]:
         segment = 1 << log2_segment
         arguments = ["--log2", "27", "--segment", str(segment)]
         for program in ["v8_batched"] + course.SEGMENTED_BASELINES:
-            # DeviceSegmentedRadixSort sorts each array with a whole block of its own: seconds
-            # for short arrays, so one timed run there.
+            # DeviceSegmentedRadixSort sorts each array with a whole block of its own, so its
+            # time doubles each time L halves (chapter 10's table): one timed run up to 64 keys,
+            # and none below 32, where a run takes seconds and says nothing new.
+            if program == "cub_segmented_radix" and segment < RADIX_SEGMENT_MIN:
+                continue
             slow = program == "cub_segmented_radix" and segment <= 64
             command = course.program_command(runner.build, program) + arguments + [
                 "--reps", "1" if slow else "5"]
@@ -466,7 +473,7 @@ def segment_stages(runner):
                                       "cub_segmented", "cub_packed_radix")}
     programs.update({f"{name} --values": ["--values"]
                      for name in ("v9_argsort", "v15_tile4096", "cub_packed_radix")})
-    records = []
+    records, torch_runs = [], []
     for log2_segment in STAGE_SEGMENTS:
         arguments = ["--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]
         for variant, options in programs.items():
@@ -474,8 +481,8 @@ def segment_stages(runner):
             records.append(runner.record("segment_stages", variant,
                                          command + arguments + options))
         if log2_segment <= 16:
-            records += runner.torch_records("segment_stages", arguments)
-    return records
+            torch_runs.append(arguments)
+    return records + torch_batch(runner, "segment_stages", torch_runs)
 
 
 def row_sweep(runner, experiment, programs, largest):
@@ -512,14 +519,14 @@ def word_argsorts(runner):
 def tops(runner):
     """v10_top_k's top-k and sort against torch.topk and torch.sort on rows."""
     command = course.program_command(runner.build, "v10_top_k")
-    records = []
+    records, torch_runs = [], []
     pairs = [(1024, top) for top in (1, 4, 16, 64, 256)] + [(128, 16), (4096, 16), (65536, 16)]
     for segment, top in pairs:
         arguments = ["--log2", "27", "--segment", str(segment), "--reps", "5"]
         with_top = arguments + ["--top", str(top)]
         records.append(runner.record("tops", "top", command + with_top + ["--values"]))
         records.append(runner.record("tops", "top keys", command + with_top))
-        records += runner.torch_records("tops", with_top)
+        torch_runs.append(with_top)
     # The first launches of a top-k alone: every run of K keys sorted, as arrays of K keys.
     for top in sorted({top for _, top in pairs if top > 1}):
         runs = ["--log2", "27", "--segment", str(top), "--reps", "5", "--values"]
@@ -528,8 +535,8 @@ def tops(runner):
         arguments = ["--log2", "27", "--segment", str(segment), "--reps", "5"]
         records.append(runner.record("tops", "sort", command + arguments + ["--values"]))
         records.append(runner.record("tops", "sort keys", command + arguments))
-        records += runner.torch_records("tops", arguments)
-    return records
+        torch_runs.append(arguments)
+    return records + torch_batch(runner, "tops", torch_runs)
 
 
 def floats(runner):

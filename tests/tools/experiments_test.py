@@ -12,6 +12,8 @@ Usage: experiments_test.py SOURCE_ROOT
 - v15_tile runs v14, v15, the variant v15_padded and CUB's merge and radix sorts at 2^16 .. 2^29;
 - segment_stages runs v8, v13, v14, v15 and two CUB calls on keys, three argsorts (--values),
   and torch.sort up to 2^16 keys per array only, on arrays of 8 .. 2^20 keys, 2^27 in all;
+- segments gives DeviceSegmentedRadixSort arrays from 32 keys on, the others from 2; segments,
+  segment_stages and tops hand their torch runs to torch_batch at once;
 - torch_batch runs tools/torch_rows.py (here a stand-in) for every argument list in one
   process, in order, each record checked as the runner checks one; exit code 77 (no PyTorch)
   gives no rows and marks the runner, and later calls start nothing;
@@ -120,6 +122,19 @@ check(runner.built == ["v15_padded"] and "v15_padded" in course.variants() and l
       [run[2][run[2].index("--log2") + 1] for run in runs[::5]] == ["16", "20", "24", "27", "29"],
       "v15_tile: v14, v15, its padded variant and CUB's two sorts at 2^16 .. 2^29")
 
+# The experiments that run torch.sort on many lengths hand them to torch_batch, one process for
+# them all; here a stand-in that notes each batch and gives a record a length.
+batches = []
+
+
+def torch_batch(runner, experiment, argument_lists):
+    batches.append((experiment, len(argument_lists)))
+    return [(experiment, "torch.topk" if "--top" in arguments else "torch.sort",
+             ["torch_rows.py"] + arguments) for arguments in argument_lists]
+
+
+real_torch_batch, experiments.torch_batch = experiments.torch_batch, torch_batch
+
 # segment_stages: nine runs a length, the tenth torch.sort's where the arrays hold 2^16 keys or
 # fewer; keys alone but for the three argsorts; every run 2^27 keys in arrays of the length.
 runs = experiments.segment_stages(Runner())
@@ -137,6 +152,30 @@ check(len(runs) == 9 * 8 + 6 and sorted(set(lengths)) == [1 << s for s in (3, 7,
       all(run[2][run[2].index("--log2") + 1] == "27" for run in runs),
       "segment_stages: v8, v13, v14, v15 and two CUB calls on keys, three argsorts, torch.sort "
       "up to 2^16, arrays of 8 .. 2^20 keys, 2^27 in all")
+check(batches == [("segment_stages", 6)], f"segment_stages: torch.sort in one batch ({batches})")
+
+# segments: v8 and CUB's segmented and packed sorts at every length from 2, DeviceSegmentedRadixSort
+# from 32 (one timed run up to 64), torch.sort up to 2^16 in one batch.
+batches.clear()
+runs = experiments.segments(Runner())
+radix = [run[2] for run in runs if run[1] == "cub_segmented_radix"]
+radix_lengths = [int(command[command.index("--segment") + 1]) for command in radix]
+one_rep = [length for length, command in zip(radix_lengths, radix)
+           if command[command.index("--reps") + 1] == "1"]
+check(radix_lengths[0] == 32 and one_rep == [32, 64] and
+      len([run for run in runs if run[1] == "v8_batched"]) == 21 and
+      batches == [("segments", 16)],
+      f"segments: DeviceSegmentedRadixSort from 32 keys ({radix_lengths[:3]} ..), one timed run "
+      f"up to 64 ({one_rep}); v8 at 21 lengths; torch.sort in one batch ({batches})")
+
+# tops: torch's rows (topk beside each top-k, sort beside each full sort) in one batch.
+batches.clear()
+runs = experiments.tops(Runner())
+check(batches == [("tops", 12)] and
+      sum(run[1] == "torch.topk" for run in runs) == 8 and
+      sum(run[1] == "torch.sort" for run in runs) == 4,
+      f"tops: torch.topk 8 times and torch.sort 4 times, in one batch ({batches})")
+experiments.torch_batch = real_torch_batch
 
 # torch_batch, with a stand-in for tools/torch_rows.py that reports its arguments and its
 # process, or exits 77 as torch_rows.py does where PyTorch cannot be imported, and writes to
