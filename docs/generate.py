@@ -545,6 +545,7 @@ INLINE_VALUES = {
     # Q: the largest difference between two runs of one build in the repeat table from 2^Q up.
     "repeat-max": lambda args, tour, profile: tables.repeat_max(int(args[0])),
     "neighbours": spread_value("neighbours"),
+    "neighbours-verdict": spread_value("neighbours-verdict"),
     # EXPERIMENT: which stages' records of EXPERIMENT come from which day.
     "stages-by-day": lambda args, tour, profile: tables.stages_by_day(
         tables.recorded_rows(args[0])),

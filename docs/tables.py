@@ -1748,7 +1748,8 @@ def neighbours_table():
 def spread_value(args):
     """v:spread:STAGE:Q (the spread in percent), v:spread-range:STAGE:Q (fastest .. slowest),
     v:spread-max:Q (the largest spread of any stage), v:neighbours:STAGE:PREVIOUS:Q (median
-    speedup and verdict)."""
+    speedup and verdict), v:neighbours-verdict:STAGE:PREVIOUS:Q (the verdict alone: faster,
+    slower or overlap)."""
     kind, stage, *rest = args
     runs = spread_runs()
     if kind == "spread-max":
@@ -1764,6 +1765,8 @@ def spread_value(args):
         values = runs.get((stage, int(rest[0])))
         return f"{ms(min(values))} .. {ms(max(values))} ms" if values else NOT_MEASURED
     found = against_previous(runs, stage, rest[0], int(rest[1]))
+    if kind == "neighbours-verdict":
+        return found[1] if found else NOT_MEASURED
     return f"{found[0]:.2f}x ({found[1]})" if found else NOT_MEASURED
 
 

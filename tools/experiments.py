@@ -96,7 +96,7 @@ does not make.
                  (chapter 18)
   exchange       tools/nccl_exchange on GPUs 0 and 1: the grouped ncclSend and ncclRecv of
                  v16_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 18)
-  spread         every stage in five separate runs (--spread-runs) at 2^11, 2^15, 2^17 and 2^20:
+  spread         every stage in five separate runs (--spread-runs) at 2^15, 2^17 and 2^20:
                  how far apart two measurements of one program fall (chapter 19)
   distributions  every stage on every distribution at 2^24 (lab note inputs, chapter 19)
                  spread and distributions take --stages: only those stages, to measure again
@@ -616,7 +616,7 @@ def exchange(runner):
 
 def spread(runner):
     records = []
-    for q in (11, 15, 17, 20):
+    for q in (15, 17, 20):
         for repeat in range(runner.spread_runs):
             for stage in runner.stages:
                 records.append(runner.record("spread", f"run {repeat + 1}", stage_program(

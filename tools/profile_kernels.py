@@ -11,11 +11,18 @@ profiles the second of two sorts (the first is the program's warm-up) and writes
                           the kernel names ncu reports), and its duration (gpu__time_duration);
                           with the copy time of the same keys, measured in the same run with the
                           copy baseline, so that a launch's cost reads as copies of the array
-  OUT/kernel_metrics.csv  the first launch (block_sort, or v0's first step) and every launch of
-                          the last merge, with the achieved DRAM throughput as a share of peak,
-                          the DRAM bytes read and written, achieved occupancy, the SM's busiest
-                          pipe, the shared-memory wavefronts, the L2 hit rate and the three
-                          largest warp stall reasons (cycles per issued instruction)
+  OUT/kernel_metrics.csv  the first launch (block_sort, or v0's first step) and, of the last
+                          merge, each kernel's first and last launch (its largest and smallest
+                          stride there), the launches at --strides, or with --whole-merge every
+                          launch: the achieved DRAM throughput as a share of peak, the DRAM bytes
+                          read and written, achieved occupancy, the SM's busiest pipe, the
+                          shared-memory wavefronts, the L2 hit rate and the three largest warp
+                          stall reasons (cycles per issued instruction)
+
+ncu replays a launch so profiled once for each group of metrics it collects (the 27 launches of
+v0's last merge at 2^27 took 36.6 s in a probe on the H200's machine, 2026-11-29), and the
+timeline once. So the metrics are taken where the docs read them, as the chunks of
+tools/record.py ask (a launch not profiled reads "not measured" in the docs).
 
 ncu runs with --clock-control none (the GPU's clocks are left as they are) and --cache-control
 none (the caches are not flushed between kernels, as in a real sort). The metrics' exact names
@@ -83,6 +90,40 @@ def kernel_name(row):
     return course.kernel_of(row["Kernel Name"]) or row["Kernel Name"]
 
 
+def profiled_launches(plan, whole_merge=False, strides=()):
+    """The indices of the launches of `plan` ((kernel, size, stride, steps) a launch, in order)
+    that get the sections, in order: the first; of the last merge (the launches at the end whose
+    size is the last's), each kernel's first and last launch and those at `strides`, or with
+    `whole_merge` every one."""
+    start = len(plan) - 1
+    while start > 0 and plan[start - 1][1] == plan[-1][1]:
+        start -= 1
+    merge = range(start, len(plan))
+    if whole_merge:
+        return sorted({0, *merge})
+    picked = {0} | {index for index in merge if plan[index][2] in strides}
+    for kernel in {plan[index][0] for index in merge}:
+        mine = [index for index in merge if plan[index][0] == kernel]
+        picked |= {mine[0], mine[-1]}
+    return sorted(picked)
+
+
+def contiguous_runs(indices):
+    """[(first, count)] of sorted `indices`: [0, 5, 6, 7] -> [(0, 1), (5, 3)], one ncu call
+    each."""
+    runs = []
+    for index in indices:
+        if runs and runs[-1][0] + runs[-1][1] == index:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+        else:
+            runs.append((index, 1))
+    return runs
+
+
+def names(text):
+    return [name for name in (text or "").split(",") if name]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(course.ROOT, "build"))
@@ -95,6 +136,15 @@ def main():
                         "v13_group15,v13_group15_keys64)")
     parser.add_argument("--timeline-only", action="store_true",
                         help="only kernel_times.csv (durations, one ncu pass per launch)")
+    parser.add_argument("--whole-merge", default="",
+                        help="comma-separated programs whose every launch of the last merge gets "
+                        "the metrics (chapters 2 and 3 tabulate v0's and v1's)")
+    parser.add_argument("--strides", default="",
+                        help="comma-separated strides whose launch in the last merge gets the "
+                        "metrics too (2048: chapters 4 to 6 compare v2 .. v4 there)")
+    parser.add_argument("--durations-only", default="",
+                        help="comma-separated programs timed launch by launch but given no "
+                        "metrics")
     arguments = parser.parse_args()
     if course.arguments_only():
         return
@@ -147,18 +197,18 @@ def main():
                               "copy_ms": copy_ms})
             print(f"2^{q} {stage}: {launches} launches timed", file=sys.stderr, flush=True)
             course.write_csv(os.path.join(arguments.out, "kernel_times.csv"), times)
-            if arguments.timeline_only:
+            if arguments.timeline_only or stage in names(arguments.durations_only):
                 continue
-            # The first launch and the last merge, with the sections' metrics.
-            last_merge = 1
-            while last_merge < len(plan) and plan[-1 - last_merge][1] == plan[-1][1]:
-                last_merge += 1
+            # The first launch and the last merge's that the docs read, with the sections'
+            # metrics: one ncu call for each run of consecutive launches.
             options = [item for section in SECTIONS for item in ("--section", section)]
             options += ["--metrics", ",".join(metrics_asked)]
-            picked = [(0, row) for row in ncu_rows(ncu, command, launches, 1, options)]
-            start = launches - last_merge
-            picked += [(start + offset, row) for offset, row in enumerate(
-                ncu_rows(ncu, command, launches + start, last_merge, options))]
+            wanted = profiled_launches(plan, stage in names(arguments.whole_merge),
+                                       {int(stride) for stride in names(arguments.strides)})
+            picked = []
+            for first, count in contiguous_runs(wanted):
+                picked += [(first + offset, row) for offset, row in enumerate(
+                    ncu_rows(ncu, command, launches + first, count, options))]
             for index, row in picked:
                 kernel, size, stride, steps = plan[index]
                 entry = {**common, "launch": index, "kernel": kernel, "size": size,

@@ -147,6 +147,18 @@ PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_mul
 # apiece, and the rest with the variants chapters 15 to 17 read.
 PROFILE_27_EARLY = "v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v5_bank_free"
 PROFILE_27_STAGES = "v6_multistep,v7_register_tile,v13_any_bits,v14_span,v15_tile4096"
+# Where the docs read more of a profile than each kernel's first and last launch of the last merge
+# (profile_kernels.py), and where they read only the durations: chapters 2 and 3 tabulate every
+# launch of v0's and v1's last merge, chapters 4 to 6 compare v2 .. v4 at stride 2048, the passes
+# note tabulates the last merge of v13 and its variants; v0 at 2^20, v5, the padded variants of
+# chapters 16 and 17, and v14 and v15 at 2^16 are read for their durations alone.
+PROFILE_27_EARLY_OPTIONS = ["--whole-merge", "v0_naive,v1_fused", "--strides", "2048",
+                            "--durations-only", "v5_bank_free"]
+PROFILE_27_OPTIONS = ["--whole-merge", "v13_any_bits,v13_span", "--durations-only",
+                      "v14_padded,v15_padded"]
+PROFILE_NOTES_OPTIONS = ["--whole-merge", "v13_group13,v13_group15,v13_group15_keys64,v13_fused,"
+                         "v13_low3,v13_low3_store3,v13_tile4096,v13_tile4096_fused,"
+                         "v13_span_tile4096"]
 
 # The record, in the order it is made: what the README and the chapters quote first. Each
 # chunk's seconds are its estimate until it is recorded; for the experiments not yet recorded on
@@ -179,7 +191,7 @@ CHUNKS = [
           "variants of chapters 8 to 11 (cuobjdump; no GPU needed)", 60, gpus=0,
           needs="cuobjdump", every_stage=True),
     distributions(),
-    experiment("spread", "every stage in five separate runs at 2^11, 2^15, 2^17 and 2^20", 240,
+    experiment("spread", "every stage in five separate runs at 2^15, 2^17 and 2^20", 240,
                every_stage=True),
     experiment("small_arrays", "v7 and the libraries at 2^10 .. 2^14, five runs each", 120),
     experiment("barriers", "v0's launches, a CUDA Graph and grid.sync() at 2^10 .. 2^24", 60,
@@ -219,22 +231,24 @@ CHUNKS = [
     experiment("v15_argsorts", "v15's argsort of one long array (chapter 17)", 60),
     Chunk("profile-20", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
                               "--sizes", "20", "--stages", PROFILE_20_STAGES, "--variants",
-                              "v13_group13")],
+                              "v13_group13", "--durations-only", "v0_naive")],
           {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
           "every launch of the stages the chapters profile at 2^20 (and of the groups note's "
           "variant) under Nsight Compute", 120, needs="ncu"),
-    profile_27("profile-27-early", ["--stages", PROFILE_27_EARLY],
+    profile_27("profile-27-early", ["--stages", PROFILE_27_EARLY, *PROFILE_27_EARLY_OPTIONS],
                "v0 .. v5 at 2^27, every launch, under Nsight Compute (chapters 2 to 7)", 300),
-    profile_27("profile-27", ["--stages", PROFILE_27_STAGES, "--variants", PROFILE_VARIANTS],
+    profile_27("profile-27", ["--stages", PROFILE_27_STAGES, "--variants", PROFILE_VARIANTS,
+                              *PROFILE_27_OPTIONS],
                "v6, v7, v13, v14 and v15 at 2^27 under Nsight Compute, with the variants of "
                "chapters 15 to 17", 170),
     # --stages runs any program of the build by name, a variant too: build() has built them all.
-    profile_27("profile-27-notes", ["--stages", PROFILE_NOTES_VARIANTS],
+    profile_27("profile-27-notes", ["--stages", PROFILE_NOTES_VARIANTS, *PROFILE_NOTES_OPTIONS],
                "the variants of the lab notes on groups, passes and v14's levers at 2^27 under "
                "Nsight Compute (lab notes groups, passes and span_levers)", 230, optional=True),
     Chunk("profile-16", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
-                              "--sizes", "16", "--stages", "v14_span,v15_tile4096")],
-          {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
+                              "--sizes", "16", "--stages", "v14_span,v15_tile4096",
+                              "--timeline-only")],
+          {"kernel_times": "kernel_times.csv"},
           "v14 and v15 at 2^16 under Nsight Compute (chapter 17)", 30, needs="ncu"),
     Chunk("banks", [tool("measure_banks.py", "--build", "{build}", "--csv",
                          "{out}/bank_conflicts.csv", "--variants", "v7_unpadded,v8_unpadded")],
