@@ -120,7 +120,7 @@ def contiguous_runs(indices):
     return runs
 
 
-def names(text):
+def listed(text):
     return [name for name in (text or "").split(",") if name]
 
 
@@ -197,14 +197,14 @@ def main():
                               "copy_ms": copy_ms})
             print(f"2^{q} {stage}: {launches} launches timed", file=sys.stderr, flush=True)
             course.write_csv(os.path.join(arguments.out, "kernel_times.csv"), times)
-            if arguments.timeline_only or stage in names(arguments.durations_only):
+            if arguments.timeline_only or stage in listed(arguments.durations_only):
                 continue
             # The first launch and the last merge's that the docs read, with the sections'
             # metrics: one ncu call for each run of consecutive launches.
             options = [item for section in SECTIONS for item in ("--section", section)]
             options += ["--metrics", ",".join(metrics_asked)]
-            wanted = profiled_launches(plan, stage in names(arguments.whole_merge),
-                                       {int(stride) for stride in names(arguments.strides)})
+            wanted = profiled_launches(plan, stage in listed(arguments.whole_merge),
+                                       {int(stride) for stride in listed(arguments.strides)})
             picked = []
             for first, count in contiguous_runs(wanted):
                 picked += [(first + offset, row) for offset, row in enumerate(
