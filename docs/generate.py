@@ -485,6 +485,9 @@ INLINE_VALUES = {
     "record-minutes": lambda args, tour, profile: (
         f"{record_seconds(tables.RECORD)[0] / 60:.0f} minutes"),
     "record-chunks": lambda args, tour, profile: str(record_seconds(tables.RECORD)[1]),
+    # The chunks whose many arrays were checked at each program's first array length alone.
+    "first-length-only": lambda args, tour, profile: tables.first_length_only(
+        notes_only_experiments()),
     "record-estimate": lambda args, tour, profile: (
         f"{record_estimate(tables.RECORD):.0f} minutes"),
     # The same for the chunks that need the toolkit alone (the registers, the machine code).

@@ -36,6 +36,31 @@ def recorded_rows(experiment):
     return RECORD.rows(experiment)
 
 
+def first_length_only(leave_out=()):
+    """The experiments of the record, but those of `leave_out`, where a program's runs on many
+    arrays were checked at their first array length alone, none on arrays of 1024 keys or more
+    (recorded before course.validated_once checked each form again there): 'the chunk
+    word_argsorts', 'the chunks a and b', or 'no chunk'."""
+    found = []
+    for experiment in [name for name in RECORD.experiments() if name not in leave_out]:
+        forms = {}
+        for row in recorded_rows(experiment):
+            if (row.get("segment", "0") in ("", "0") or "validation" not in row or
+                    row.get("variant", "").startswith("torch")):
+                continue
+            form = tuple(row.get(column) for column in ("variant", "program", "n", "values",
+                                                        "top", "type"))
+            forms.setdefault(form, []).append(row)
+        if any(not any(row["validation"] == "pass" for row in rows if int(row["segment"]) >= 1024)
+               and any(int(row["segment"]) >= 1024 for row in rows) for rows in forms.values()):
+            found.append(experiment)
+    if not found:
+        return "no chunk"
+    if len(found) == 1:
+        return f"the chunk {found[0]}"
+    return f"the chunks {', '.join(found[:-1])} and {found[-1]}"
+
+
 def data_files(*experiments):
     """'`docs/results/RECORD/segments.csv`, ...': the files of the record that hold the
     experiments' rows."""

@@ -435,10 +435,13 @@ class Recorder:
         return seconds
 
     def write_entry(self, name, entry):
-        """record.json with the chunk's entry, in the catalog's order, replaced in one step."""
+        """record.json with the chunk's entry, in the catalog's order, replaced in one step; the
+        files its last entry named and this one does not (a chunk that writes fewer) removed."""
         manifest = self.record.manifest
         manifest["gpu"] = manifest.get("gpu") or self.gpu
         chunks = dict(manifest["chunks"])
+        dropped = set(chunks.get(name, {}).get("files", {}).values()) - set(
+            entry["files"].values())
         chunks[name] = entry
         order = [chunk.name for chunk in CHUNKS]
         manifest["chunks"] = dict(sorted(chunks.items(), key=lambda item: (
@@ -448,6 +451,8 @@ class Recorder:
             json.dump(manifest, file, indent=1)
             file.write("\n")
         os.replace(path + ".tmp", path)
+        for file in dropped:
+            os.remove(os.path.join(self.folder, file))
         self.record = records.Record(self.name)
 
 
