@@ -189,9 +189,9 @@ def record_seconds(record):
 
 
 def record_estimate(record, gpus=1):
-    """Minutes of the default record (tools/record.py without --all) on one GPU (gpus=1), or of
-    its chunks that need no GPU, the toolkit alone (gpus=0): each chunk's seconds in `record`
-    where it was timed, else the catalog's estimate."""
+    """Minutes of the default record (tools/record.py without --all) on one GPU (gpus=1), of its
+    chunks that need two (gpus=2), or of those that need no GPU, the toolkit alone (gpus=0):
+    each chunk's seconds in `record` where it was timed, else the catalog's estimate."""
     seconds = 0
     for chunk in recorder.CHUNKS:
         if chunk.optional or chunk.gpus != gpus:
@@ -490,9 +490,12 @@ INLINE_VALUES = {
         notes_only_experiments()),
     "record-estimate": lambda args, tour, profile: (
         f"{record_estimate(tables.RECORD):.0f} minutes"),
-    # The same for the chunks that need the toolkit alone (the registers, the machine code).
+    # The same for the chunks that need the toolkit alone (the registers, the machine code), and
+    # for those that need two GPUs.
     "record-estimate-toolkit": lambda args, tour, profile: (
         f"{record_estimate(tables.RECORD, 0):.0f} minutes"),
+    "record-estimate-two": lambda args, tour, profile: (
+        f"{record_estimate(tables.RECORD, 2):.0f} minutes"),
     # NAME: the seconds chunk NAME's timed sorts took on the GPU, of the chunk's seconds.
     "chunk-sorting": lambda args, tour, profile: chunk_sorting(tables.RECORD, args[0]),
     # S:COLUMN of the record's packed_kernels: cub_packed_radix on arrays of 2^S keys.
