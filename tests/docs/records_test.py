@@ -23,6 +23,8 @@ Usage: records_test.py SOURCE_ROOT
 6. Both hashes read the same on every Python: the text they hash is the source's own, f-strings
    whole (Python 3.12 tokenizes them in pieces) and not ast.unparse's (which changes between
    Pythons), so a record made on the GPU machine's Python is current on CI's.
+7. tools/record.py's new entry for a chunk replaces its last one and removes the files that one
+   named and the new one does not (a chunk that writes fewer files), and no other chunk's.
 """
 import json
 import os
@@ -284,6 +286,45 @@ def check_python_versions():
 
 
 check_python_versions()
+
+
+# 7. A chunk recorded again with fewer files: its old files go, another chunk's stay.
+def check_entry_files():
+    import record  # noqa: E402 (tools/record.py, which reads tools/ as records does)
+    folder = tempfile.mkdtemp()
+    try:
+        for name in ("kept.a.csv", "kept.b.csv", "kept.csv", "other.csv"):
+            with open(os.path.join(folder, name), "w") as file:
+                file.write("n\n1\n")
+        manifest = {"gpu": "made-up GPU", "chunks": {
+            "kept": {"files": {"a": "kept.a.csv", "b": "kept.b.csv"}},
+            "other": {"files": {"other": "other.csv"}}}}
+
+        class Recorder:
+            """What write_entry reads of a recorder: its record, GPU and folder."""
+            gpu, name = "made-up GPU", os.path.basename(folder)
+
+            def __init__(self):
+                self.folder = folder
+                self.record = type("Record", (), {"manifest": manifest})()
+
+        made = records.Record
+        records.Record = lambda name: None
+        try:
+            record.Recorder.write_entry(Recorder(), "kept", {"files": {"a": "kept.csv"}})
+        finally:
+            records.Record = made
+        with open(os.path.join(folder, records.MANIFEST)) as file:
+            written = json.load(file)
+        check(sorted(os.listdir(folder)) == sorted([records.MANIFEST, "kept.csv", "other.csv"]) and
+              written["chunks"]["kept"]["files"] == {"a": "kept.csv"} and
+              written["chunks"]["other"]["files"] == {"other": "other.csv"},
+              f"a chunk recorded again with one file of two: {sorted(os.listdir(folder))}")
+    finally:
+        shutil.rmtree(folder)
+
+
+check_entry_files()
 
 if os.path.exists(os.path.join(root, records.WITHHELD)):
     # This tree is itself a copy for students: the answer variants are gone already, and part 1
