@@ -2,6 +2,7 @@
 #include "reference_cache.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -58,8 +59,8 @@ std::string keys_hash(const std::vector<int> &keys) {
   return digits;
 }
 
-// The keys' sum, and whether they are in order (ascending or descending): each slice also
-// checks its first key against the one before it, the last of the slice before.
+// The keys' sum, and whether they are in the order `ascending` asks for: each slice also checks
+// its first key against the one before it, the last of the slice before.
 struct Summary {
   std::int64_t sum = 0;
   bool ordered = true;
@@ -106,6 +107,9 @@ std::vector<int> read_file(const std::string &path, std::size_t count, bool hash
     char *target = reinterpret_cast<char *>(keys.data());
     while (first < last) {
       const ssize_t got = pread(file, target + first, last - first, static_cast<off_t>(first));
+      if (got < 0 && errno == EINTR) {
+        continue;
+      }
       if (got <= 0) {
         break;
       }
@@ -114,7 +118,7 @@ std::vector<int> read_file(const std::string &path, std::size_t count, bool hash
     whole[part] = first == last;
   });
   std::string hash(hash_bytes, ' ');
-  const bool read = std::count(whole.begin(), whole.end(), 1) == kSlices &&
+  const bool read = std::all_of(whole.begin(), whole.end(), [](char done) { return done; }) &&
       pread(file, &hash[0], hash_bytes, static_cast<off_t>(bytes)) ==
           static_cast<ssize_t>(hash_bytes);
   close(file);

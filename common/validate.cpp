@@ -94,7 +94,9 @@ std::string check_indices(const std::vector<int> &input, const std::vector<int> 
   // Each slice of the arrays, on a thread of its own, counts its wrong indices and describes its
   // first three; the slices' descriptions, joined in order, begin with the first three of all.
   const std::size_t arrays = n / each;
-  const unsigned parts = arrays < 2 ? 1 : host_threads(n);
+  // No more slices than arrays: each slice holds a table of one array's positions.
+  const unsigned parts = static_cast<unsigned>(
+      std::min<std::size_t>(host_threads(n), std::max<std::size_t>(1, arrays)));
   std::vector<std::uint64_t> wrong_in(parts);
   std::vector<std::vector<std::string>> first_in(parts);
   for_each_slice(arrays, parts, [&](unsigned part, std::size_t first_array, std::size_t last) {
@@ -130,7 +132,10 @@ std::string check_indices(const std::vector<int> &input, const std::vector<int> 
   for (unsigned part = 0; part < parts; ++part) {
     wrong += wrong_in[part];
     for (const std::string &description : first_in[part]) {
-      first += ++described <= 3 ? description : "";
+      if (described < 3) {
+        first += description;
+        ++described;
+      }
     }
   }
   if (wrong == 0) {

@@ -13,6 +13,7 @@
 #include <functional>
 
 #include "host_sort.h"
+#include "host_threads.h"
 #include "keys.h"
 #include "padding.h"
 #include "reference_cache.h"
@@ -235,11 +236,16 @@ TEST_CASE(
   CHECK(cached_sorted_copy(other, true, folder.string()) == std_sorted(other, true));
   CHECK(files_in(folder).size() == 3);
   // A file that is not the keys' sort is made again: other keys in order (their sum differs),
-  // the keys out of order, a file cut short.
+  // the keys out of order, the sort with its first two slices of 2^16 keys swapped (each in
+  // order, out of order only where they meet: the check reads the file in 16 slices), a file
+  // cut short.
   std::vector<int> shifted = ascending;
   shifted.back() -= 1;
+  std::vector<int> swapped = ascending;
+  const std::ptrdiff_t slice = std::ptrdiff_t{1} << 16;
+  std::rotate(swapped.begin(), swapped.begin() + slice, swapped.begin() + 2 * slice);
   for (const std::vector<int> &wrong :
-       {shifted, keys, std::vector<int>(ascending.begin(), ascending.end() - 1)}) {
+       {shifted, keys, swapped, std::vector<int>(ascending.begin(), ascending.end() - 1)}) {
     write_keys(kept, wrong);
     CHECK(cached_sorted_copy(keys, true, folder.string()) == ascending);
   }
@@ -282,14 +288,47 @@ TEST_CASE("the keys kept on disk: made once, read back, made again where the fil
   changed[12345] ^= 1;
   std::vector<int> changed_last = made;
   changed_last[n - 3] ^= 1;
+  // Two middle slices of 2^16 keys swapped: every slice's hash is there, in another order.
+  std::vector<int> swapped = made;
+  std::swap_ranges(swapped.begin() + (5 << 16), swapped.begin() + (6 << 16),
+                   swapped.begin() + (9 << 16));
   for (const std::vector<int> &wrong :
-       {std::vector<int>(made.begin(), made.end() - 1), changed, changed_last}) {
+       {std::vector<int>(made.begin(), made.end() - 1), changed, changed_last, swapped}) {
     write_keys(kept, wrong);
     std::ofstream(kept, std::ios::binary | std::ios::app).write(hash.data(), 32);
     CHECK(cached_keys(Distribution::kUniform, n, 7, false, folder.string()) == made);
     CHECK(std::filesystem::file_size(kept) == n * sizeof(int) + 32);
   }
   std::filesystem::remove_all(folder);
+}
+
+TEST_CASE("for_each_slice: every slice once, in its bounds, and an exception reaches the caller") {
+  for (unsigned parts : {1u, 3u, 16u}) {
+    std::vector<int> covered(10, 0);
+    std::vector<unsigned> seen(parts, 0);
+    for_each_slice(10, parts, [&](unsigned part, std::size_t first, std::size_t last) {
+      seen[part] += 1;
+      for (std::size_t i = first; i < last; ++i) {
+        covered[i] += 1;
+      }
+    });
+    CHECK(covered == std::vector<int>(10, 1));
+    CHECK(seen == std::vector<unsigned>(parts, 1));
+  }
+  // The slice that throws may be any: the first (on the calling thread) or another; every slice
+  // still runs to its end before the exception comes back.
+  for (unsigned thrower : {0u, 5u}) {
+    std::vector<char> done(8, 0);
+    CHECK_THROWS_AS(for_each_slice(8, 8,
+                                   [&](unsigned part, std::size_t, std::size_t) {
+                                     if (part == thrower) {
+                                       throw std::bad_alloc();
+                                     }
+                                     done[part] = 1;
+                                   }),
+                    std::bad_alloc);
+    CHECK(std::count(done.begin(), done.end(), 1) == 7);
+  }
 }
 
 TEST_CASE(
