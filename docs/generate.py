@@ -552,6 +552,10 @@ INLINE_VALUES = {
     "repeat-max": lambda args, tour, profile: tables.repeat_max(int(args[0])),
     "neighbours": spread_value("neighbours"),
     "neighbours-verdict": spread_value("neighbours-verdict"),
+    # The measured time of 2^31 keys on two GPUs over chapter 18's model of it.
+    "gpus-model-ratio": lambda args, tour, profile: (
+        tables.NOT_MEASURED if tables.gpus_model() is None else
+        f"{tables.gpus_model()[0] / tables.gpus_model()[1]:.3f}x"),
     # EXPERIMENT: which stages' records of EXPERIMENT come from which day.
     "stages-by-day": lambda args, tour, profile: tables.stages_by_day(
         tables.recorded_rows(args[0])),

@@ -29,7 +29,10 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
   GPU's own copy, the length up to which a stage wins at every length, the lengths at which a
   stage is the fastest, and the values that quote an ncu_facts.py experiment (fact, fact-over);
 - a record of three chunks of one experiment (tools/records.py): the rows and files of those
-  that measured the code as it is, in the manifest's order, and one with a stale row left out.
+  that measured the code as it is, in the manifest's order, and one with a stale row left out;
+- the notes the record's own runs make: where chapter 10's table left DeviceSegmentedRadixSort
+  out and how its time grew (radix_note), the chunks whose many arrays were checked at their
+  first length alone (first_length_only), and a spread verdict alone (neighbours-verdict).
 """
 import os
 import sys
@@ -710,4 +713,59 @@ with tempfile.TemporaryDirectory() as results:
     check(partial.missing_chunks("kernel_times") == ["profile-27-early", "profile-27",
                                                      "profile-16"],
           "a record holding the lab notes' chunk still names the chapters' chunks it lacks")
+
+
+# radix_note: DeviceSegmentedRadixSort from 2^5 on, its time halving as L doubles up to 2^7 and
+# not beyond 2^10 (the growth it reports stops there); nothing where it ran from v8's first length.
+times = {"v8_batched": {1: 0.3, 5: 0.3, 7: 0.4},
+         "cub_segmented_radix": {5: 8.0, 6: 4.0, 7: 1.6, 11: 0.1}}
+note = tables.radix_note(times)
+check("ran from 2^5 keys per array only (-): from 2^7 down, each halving of L took 2.0x .. 2.5x"
+      in note, f"radix_note: {note!r}")
+times["cub_segmented_radix"][1] = 99.0
+check(tables.radix_note(times) == "", "radix_note: nothing where the radix sort ran from 2^1")
+
+
+# first_length_only and neighbours-verdict, on a made-up record.
+class MadeUpRecord:
+    name = "made_up"
+    kept = {
+        # Checked at its first length (8) alone, though it ran at 1024 too.
+        "short_only": [{"variant": "v", "program": "p", "n": "64", "segment": s,
+                        "validation": v, "values": "none", "top": "0", "type": "int32"}
+                       for s, v in (("8", "pass"), ("1024", "skipped"))],
+        # Checked at 8 and again at 1024; torch's rows and one array are not counted.
+        "both": [{"variant": "v", "program": "p", "n": "64", "segment": s, "validation": v,
+                  "values": "none", "top": "0", "type": "int32"}
+                 for s, v in (("8", "pass"), ("1024", "pass"), ("2048", "skipped"))] +
+                [{"variant": "torch.sort", "segment": "1024", "validation": "skipped"},
+                 {"variant": "v", "program": "p", "n": "64", "segment": "0",
+                  "validation": "skipped"}],
+        "spread": [{"variant": f"run {i}", "program": name, "n": "2048", "sort_ms": str(ms)}
+                   for name, times in (("a", (1.0, 1.1)), ("b", (2.0, 2.1)), ("c", (1.05, 2.5)))
+                   for i, ms in enumerate(times)],
+    }
+
+    def experiments(self):
+        return list(self.kept)
+
+    def rows(self, experiment):
+        return self.kept.get(experiment, [])
+
+
+saved_record, tables.RECORD = tables.RECORD, MadeUpRecord()
+try:
+    found = [tables.first_length_only(), tables.first_length_only({"short_only"})]
+    MadeUpRecord.kept["both"][2]["validation"] = "pass"
+    MadeUpRecord.kept["short_only"][1]["validation"] = "pass"
+    found.append(tables.first_length_only())
+    verdicts = [tables.spread_value(["neighbours-verdict", stage, previous, "11"])
+                for stage, previous in (("a", "b"), ("b", "a"), ("c", "a"), ("a", "z"))]
+finally:
+    tables.RECORD = saved_record
+check(found == ["the chunk short_only", "no chunk", "no chunk"],
+      f"first_length_only: the chunk checked at its first length alone, none left out or once "
+      f"every form was checked at 1024 ({found})")
+check(verdicts == ["faster", "slower", "overlap", tables.NOT_MEASURED],
+      f"neighbours-verdict: faster, slower, overlap, not measured ({verdicts})")
 sys.exit(1 if failures else 0)
