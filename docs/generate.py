@@ -201,6 +201,27 @@ def record_estimate(record, gpus=1):
     return seconds / 60
 
 
+def tour_huge_pages(record):
+    """Which of the tour's chunks that time std::sort ran with malloc's huge pages (their
+    entries' huge_pages, which tools/record.py writes): 'its chunks at 2^21 .. 2^25 and 2^26 ..
+    2^27 ran with the huge pages; the one at 2^10 .. 2^20 without'."""
+    found = {True: [], False: [], None: []}
+    for chunk in recorder.CHUNKS:
+        entry = record.manifest["chunks"].get(chunk.name)
+        if entry is not None and chunk.name.startswith("tour-") and "std::sort" in chunk.covers:
+            first, _, last = chunk.name[len("tour-"):].partition("-")
+            found[entry.get("huge_pages")].append(f"2^{first}" + (f" .. 2^{last}" if last else ""))
+    parts = []
+    for kept, how in ((True, "ran with the huge pages"), (False, "without them"),
+                      (None, "with no record of it")):
+        if found[kept]:
+            which = " and ".join(found[kept])
+            parts.append(f"{'its chunks' if not parts else 'those'} at {which} {how}"
+                         if len(found[kept]) > 1 else
+                         f"{'its chunk' if not parts else 'the one'} at {which} {how}")
+    return "; ".join(parts) or tables.NOT_MEASURED
+
+
 def chunk_sorting(record, name):
     """'S s of its T s': the seconds the timed sorts of chunk `name` took on the GPU (each row's
     median sort times its timed runs and the warm-up), against the seconds the chunk took."""
@@ -496,6 +517,8 @@ INLINE_VALUES = {
         f"{record_estimate(tables.RECORD, 0):.0f} minutes"),
     "record-estimate-two": lambda args, tour, profile: (
         f"{record_estimate(tables.RECORD, 2):.0f} minutes"),
+    # Which of the tour's chunks with std::sort ran with malloc's huge pages.
+    "tour-huge-pages": lambda args, tour, profile: tour_huge_pages(tables.RECORD),
     # NAME: the seconds chunk NAME's timed sorts took on the GPU, of the chunk's seconds.
     "chunk-sorting": lambda args, tour, profile: chunk_sorting(tables.RECORD, args[0]),
     # S:COLUMN of the record's packed_kernels: cub_packed_radix on arrays of 2^S keys.

@@ -428,6 +428,7 @@ class Recorder:
                  "gpu": self.gpu, "nvidia_driver": course.nvidia_driver(),
                  "cuda_runtime": first.get("cuda_runtime", ""), "nvcc": nvcc_release(),
                  "date": course.today(), "commit": commit(), "seconds": round(seconds),
+                 "huge_pages": "hugetlb=1" in RECORD_ENVIRONMENT.get("GLIBC_TUNABLES", ""),
                  "definition": records.chunk_definition(chunk.command_lines())}
         if chunk.every_stage:
             entry["stages"] = course.stage_names()

@@ -32,7 +32,8 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
   that measured the code as it is, in the manifest's order, and one with a stale row left out;
 - the notes the record's own runs make: where chapter 10's table left DeviceSegmentedRadixSort
   out and how its time grew (radix_note), the chunks whose many arrays were checked at their
-  first length alone (first_length_only), and a spread verdict alone (neighbours-verdict).
+  first length alone (first_length_only), a spread verdict alone (neighbours-verdict), and
+  which of the tour's chunks with std::sort ran with malloc's huge pages (tour_huge_pages).
 """
 import os
 import sys
@@ -768,4 +769,21 @@ check(found == ["the chunk short_only", "no chunk", "no chunk"],
       f"every form was checked at 1024 ({found})")
 check(verdicts == ["faster", "slower", "overlap", tables.NOT_MEASURED],
       f"neighbours-verdict: faster, slower, overlap, not measured ({verdicts})")
+
+
+# tour_huge_pages: the tour's chunks that time std::sort (not tour-29), by their entries'
+# huge_pages, with or without, or with none recorded.
+class Manifested:
+    manifest = {"chunks": {"tour-10-20": {"huge_pages": False}, "tour-21-25": {"huge_pages": True},
+                           "tour-26-27": {"huge_pages": True}, "tour-29": {"huge_pages": False}}}
+
+
+said = generate.tour_huge_pages(Manifested())
+Manifested.manifest["chunks"]["tour-26-27"] = {}
+said_gap = generate.tour_huge_pages(Manifested())
+check(said == "its chunks at 2^21 .. 2^25 and 2^26 .. 2^27 ran with the huge pages; the one at "
+      "2^10 .. 2^20 without them" and
+      said_gap == "its chunk at 2^21 .. 2^25 ran with the huge pages; the one at 2^10 .. 2^20 "
+      "without them; the one at 2^26 .. 2^27 with no record of it",
+      f"tour_huge_pages: {said!r}; {said_gap!r}")
 sys.exit(1 if failures else 0)
