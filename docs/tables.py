@@ -1177,6 +1177,7 @@ def pipes_table():
     variant v8_pipes also times."""
     rows = pipe_rows()
     times = segment_times("v8_pipes")
+    timed = recorded_rows("v8_pipes")
     if not rows or not times:
         return NOT_MEASURED + "\n"
     body = []
@@ -1197,8 +1198,8 @@ def pipes_table():
             recorded(list(rows.values()), "tools/ncu_facts.py pipes") +
             " and `tools/experiments.py v8_pipes`; data: " + data_files("pipes") + ", " +
             data_files("v8_pipes") + ". 2^27 keys in all. Sort ms: median of 5 timed runs "
-            "after one warm-up, every array checked. The rest: the second sort's block_sort "
-            f"{UNDER_NCU}; busy is the share of the pipe's peak rate over the launch's active "
+            f"after one warm-up, every array of {checked_runs(timed)} checked."
+            f"{skipped_note(timed)} The rest: the second sort's block_sort {UNDER_NCU}; busy is the share of the pipe's peak rate over the launch's active "
             "cycles (the LSU pipe issues shared-memory accesses, shuffles and barriers), cycles "
             "that issue the share in which a scheduler issued an instruction, "
             "achieved occupancy the warp slots filled on average.\n")
@@ -1936,7 +1937,7 @@ def barriers_table():
     return (table(header, body) + "\n" + recorded(rows, "tools/experiments.py barriers") +
             "; data: " + data_files("barriers") + ". v0_naive's sort, its own kernel for the "
             "launches and the graph; median of the timed sorts after one warm-up (for the "
-            "graph, the capture), every sort checked against std::sort.\n")
+            f"graph, the capture), {checked_runs(rows)} checked against std::sort.\n")
 
 
 def barrier_value(method, q, column):
