@@ -283,29 +283,7 @@ Options parse_command_line(const std::vector<std::string> &arguments, const Prog
     bad_argument(error.what());
   }
   refuse_leftovers(app);
-  options.size_given = app.count("--log2") + app.count("-n") > 0;
-  if (options.segment != 0 && options.input_path.empty()) {
-    check_segment(options.segment, options.n, "");
-  }
-  if (options.top != 0 && options.input_path.empty()) {
-    check_top(options.top, options.segment == 0 ? options.n : options.segment,
-              options.segment == 0 ? "n" : "--segment");
-  }
   return options;
-}
-
-void check_segment(std::uint64_t segment, std::uint64_t n, const std::string &what) {
-  if (segment > n || n % segment != 0) {
-    bad_argument("--segment " + std::to_string(segment) + " must divide the number of keys into " +
-                 "whole arrays, but " + (what.empty() ? "n" : what) + " is " + std::to_string(n));
-  }
-}
-
-void check_top(std::uint64_t top, std::uint64_t array, const std::string &what) {
-  if (top > array) {
-    bad_argument("--top " + std::to_string(top) + " keeps more keys than an array has: " + what +
-                 " is " + std::to_string(array));
-  }
 }
 
 std::string usage_text(const ProgramSpec &program) {

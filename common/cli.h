@@ -13,7 +13,6 @@ enum class OutputFormat { kHuman, kCsv };
 struct Options {
   // Number of keys; from --log2 Q (n = 2^Q) or -n N. With --input, the file decides.
   std::uint64_t n = std::uint64_t{1} << 20;
-  bool size_given = false;
   bool ascending = true;
   Distribution distribution = Distribution::kUniform;
   std::uint64_t seed = 1;
@@ -60,14 +59,6 @@ struct ProgramSpec {
 // Parses the arguments after the program name: the options `program` takes, each at most once.
 // Throws FatalError(kExitBadInput) with CLI11's message, which names the offending argument.
 Options parse_command_line(const std::vector<std::string> &arguments, const ProgramSpec &program);
-
-// Refuses (FatalError(kExitBadInput)) a --segment that does not cut n keys into whole arrays:
-// it must be at most n, and n a multiple of it. `what` names where n came from.
-void check_segment(std::uint64_t segment, std::uint64_t n, const std::string &what);
-
-// Refuses (FatalError(kExitBadInput)) a --top that is more than the keys of an array: `array`
-// keys, where `what` says where that number came from.
-void check_top(std::uint64_t top, std::uint64_t array, const std::string &what);
 
 // The --help text.
 std::string usage_text(const ProgramSpec &program);

@@ -215,11 +215,11 @@ int run(const std::vector<std::string> &arguments, const std::string &program_na
       throw FatalError(kExitBadInput,
                        "--trace-launches prints the launches of one GPU's sort: at most 2^30 keys");
     }
+    check_arrays(options, {&algorithms.front()}, 0, options.n, "n");
     // The plan of one sort, from the stage's own for_each_launch: no keys, no GPU.
     const std::uint64_t padded = next_power_of_two(options.n);
     const unsigned array = static_cast<unsigned>(options.segment == 0 ? padded : options.segment);
     if (options.top != 0) {
-      check_top_limit(algorithms.front(), options, options.n);
       algorithms.front().print_top_launches(static_cast<unsigned>(padded), array,
                                             static_cast<unsigned>(options.top));
     } else {
@@ -237,28 +237,10 @@ int run(const std::vector<std::string> &arguments, const std::string &program_na
                        "--output names the same file as --input; write the result to another file");
     }
   }
-  bool uses_device = false;
-  for (const Algorithm *algorithm : chosen) {
-    uses_device = uses_device || algorithm->kind != Kind::kHost;
-  }
-  // A --top too large is a bad command line, refused before the device is looked for; with
-  // --input, once the file says how many keys there are.
-  for (const Algorithm *algorithm : chosen) {
-    if (options.input_path.empty()) {
-      check_top_limit(*algorithm, options, options.n);
-    }
-  }
-  // A sort across GPUs: on how many, and whether the keys fit them, before the keys are made.
+  // A sort across GPUs: on how many (the GPUs there are), before the keys are made.
   const unsigned gpus =
       !chosen.empty() && chosen.front()->gpus_sort ? choose_gpus(options.gpus) : 0;
-  if (options.input_path.empty()) {
-    check_gpus_fit(options.n, gpus);
-  }
-  const Input input = load_input(options, uses_device);
-  for (const Algorithm *algorithm : chosen) {
-    check_top_limit(*algorithm, options, input.keys.size());
-  }
-  check_gpus_fit(input.keys.size(), gpus);
+  const Input input = load_input(options, chosen, gpus);
   ExitCode status = kExitSuccess;
   for (const Algorithm *algorithm : chosen) {
     const bool first = algorithm == chosen.front();

@@ -17,11 +17,18 @@
 // that reports a mistake soonest: generated keys come after the device, so that a machine
 // without one says so at once instead of after making 2^30 keys; a file's keys come first,
 // since a bad file is the first thing to report.
-Input load_input(const Options &options, bool uses_device) {
+Input load_input(const Options &options, const std::vector<const Algorithm *> &chosen,
+                 unsigned gpus) {
   Input input;
   input.from_file = !options.input_path.empty();
-  if (uses_device && !input.from_file) {
-    input.device = select_device(options.device);
+  const bool uses_device = std::any_of(chosen.begin(), chosen.end(), [](const Algorithm *each) {
+    return each->kind != Kind::kHost;
+  });
+  if (!input.from_file) {
+    check_arrays(options, chosen, gpus, options.n, "n");
+    if (uses_device) {
+      input.device = select_device(options.device);
+    }
   }
   // The input, the expected result, the output, and the pinned input and output buffers; with
   // --values, the indices and their pinned buffer too; with --type float, the keys' ranks.
@@ -42,16 +49,11 @@ Input load_input(const Options &options, bool uses_device) {
   if (known == 0) {
     require_host_memory(n * host_bytes_per_key, std::to_string(n) + " keys on the host");
   }
-  if (input.from_file && options.segment != 0) {
-    check_segment(options.segment, n, "the number of keys in '" + options.input_path + "'");
-  }
-  if (input.from_file && options.top != 0) {
-    check_top(
-        options.top, options.segment == 0 ? n : options.segment,
-        options.segment == 0 ? "the number of keys in '" + options.input_path + "'" : "--segment");
-  }
-  if (uses_device && input.from_file) {
-    input.device = select_device(options.device);
+  if (input.from_file) {
+    check_arrays(options, chosen, gpus, n, "the number of keys in '" + options.input_path + "'");
+    if (uses_device) {
+      input.device = select_device(options.device);
+    }
   }
   if (options.validate) {
     // Floats sort as the ints of their float_rank, which gives their bits back.
@@ -80,21 +82,31 @@ Input load_input(const Options &options, bool uses_device) {
   return input;
 }
 
-void check_top_limit(const Algorithm &algorithm, const Options &options, std::uint64_t n) {
-  const std::uint64_t array = options.segment != 0 ? options.segment : next_power_of_two(n);
-  if (options.top != 0 && options.top < array && options.top > algorithm.max_top) {
-    throw FatalError(kExitBadInput,
-                     "--top " + std::to_string(options.top) + ": " + algorithm.name +
-                         " keeps at most " + std::to_string(algorithm.max_top) +
-                         " keys of a longer array, or all of it (see --help)");
+void check_arrays(const Options &options, const std::vector<const Algorithm *> &chosen,
+                  unsigned gpus, std::uint64_t n, const std::string &source) {
+  const std::uint64_t segment = options.segment, top = options.top;
+  const auto refuse = [](const std::string &message) { throw FatalError(kExitBadInput, message); };
+  if (segment != 0 && (segment > n || n % segment != 0)) {
+    refuse("--segment " + std::to_string(segment) + " must divide the number of keys into " +
+           "whole arrays, but " + source + " is " + std::to_string(n) + " (see --help)");
   }
-}
-
-void check_gpus_fit(std::uint64_t n, unsigned gpus) {
+  if (top > (segment != 0 ? segment : n)) {
+    refuse("--top " + std::to_string(top) + " keeps more keys than an array has: " +
+           (segment != 0 ? "--segment is " + std::to_string(segment)
+                         : source + " is " + std::to_string(n)) +
+           " (see --help)");
+  }
+  // A stage's top-k takes K up to its max_top, or the whole (padded) array.
+  const std::uint64_t array = segment != 0 ? segment : next_power_of_two(n);
+  for (const Algorithm *algorithm : chosen) {
+    if (top != 0 && top < array && top > algorithm->max_top) {
+      refuse("--top " + std::to_string(top) + ": " + algorithm->name + " keeps at most " +
+             std::to_string(algorithm->max_top) +
+             " keys of a longer array, or all of it (see --help)");
+    }
+  }
   if (gpus != 0 && next_power_of_two(std::max<std::uint64_t>(n, gpus)) / gpus > kMaxKeys) {
-    throw FatalError(kExitBadInput,
-                     std::to_string(n) + " keys: " + std::to_string(gpus) +
-                         " GPU(s) sort at most " + std::to_string(gpus * kMaxKeys) +
-                         " (2^30 each; see --gpus)");
+    refuse(std::to_string(n) + " keys: " + std::to_string(gpus) + " GPU(s) sort at most " +
+           std::to_string(gpus * kMaxKeys) + " (2^30 each; see --gpus)");
   }
 }

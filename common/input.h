@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "cli.h"
@@ -20,13 +21,15 @@ struct Input {
   DeviceInfo device;
 };
 
-// The keys, the device (where `uses_device`) and the expected result, each checked in the order
-// that reports a mistake soonest.
-Input load_input(const Options &options, bool uses_device);
+// The keys, the device (where one of `chosen` runs on one) and the expected result, each
+// checked in the order that reports a mistake soonest. `gpus`: the GPUs of a sort across GPUs
+// (0 for any other).
+Input load_input(const Options &options, const std::vector<const Algorithm *> &chosen,
+                 unsigned gpus);
 
-// Refuses a --top that the algorithm cannot keep: more than its max_top keys of a longer array,
-// for n keys.
-void check_top_limit(const Algorithm &algorithm, const Options &options, std::uint64_t n);
-
-// Refuses more keys than `gpus` GPUs of a sort across GPUs hold: 2^30 each, padding included.
-void check_gpus_fit(std::uint64_t n, unsigned gpus);
+// Refuses (FatalError kExitBadInput) what n keys rule out: a --segment that does not cut them
+// into whole arrays, a --top of more keys than an array has or than an algorithm of `chosen`
+// keeps, more keys than `gpus` GPUs hold (2^30 each, padding included). `source` says where n
+// came from: "n", or the number of keys in a file.
+void check_arrays(const Options &options, const std::vector<const Algorithm *> &chosen,
+                  unsigned gpus, std::uint64_t n, const std::string &source);

@@ -95,7 +95,8 @@ with tempfile.TemporaryDirectory() as folder:
     if segments:
         expect(["--segment", "1000"], 2, "--segment: expects a power of two from 2")
         expect(["--segment", "1"], 2, "--segment: expects a power of two from 2")
-        expect(["--log2", "10", "--segment", "2048"], 2, "must divide the number of keys")
+        expect(["--log2", "10", "--segment", "2048"], 2,
+               "--segment 2048 must divide the number of keys into whole arrays, but n is 1024")
         expect(["-n", "1000", "--segment", "16"], 2, "but n is 1000")
         expect(["--input", seven, "--segment", "4"], 2, "the number of keys in")
     else:
@@ -104,7 +105,9 @@ with tempfile.TemporaryDirectory() as folder:
     tops = "--top K" in help_run.stdout
     if tops:
         expect(["--top", "3"], 2, "--top: expects a power of two")
-        expect(["--segment", "16", "--top", "32"], 2, "keeps more keys than an array has")
+        expect(["--segment", "16", "--top", "32"], 2,
+               "--top 32 keeps more keys than an array has: --segment is 16 (see --help)")
+        expect(["--log2", "10", "--top", "2048"], 2, "keeps more keys than an array has: n is 1024")
         expect(["--log2", "16", "--top", "8192", "--output", output], 2, "keeps at most")
         # The bound the refusal names is the program's own: its launch plan (no GPU needed) takes
         # that K of a longer array, and refuses twice it.
