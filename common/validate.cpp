@@ -12,7 +12,7 @@
 #include "host_threads.h"
 
 Validation compare_keys(const std::vector<int> &expected, const std::vector<int> &found,
-                        std::size_t max_listed) {
+                        std::size_t max_listed, unsigned threads) {
   Validation validation;
   const std::size_t n = expected.size();
   if (found.size() != n) {
@@ -21,7 +21,7 @@ Validation compare_keys(const std::vector<int> &expected, const std::vector<int>
   }
   // Each slice of the keys counts its own mismatches and keeps its first few; the slices' lists,
   // joined in order, hold the first max_listed of all.
-  const unsigned parts = host_threads(n);
+  const unsigned parts = threads != 0 ? threads : host_threads(n);
   std::vector<Validation> slices(parts);
   for_each_slice(n, parts, [&](unsigned part, std::size_t first, std::size_t last) {
     Validation &slice = slices[part];
@@ -83,7 +83,7 @@ std::string describe_mismatches(const Validation &validation, std::uint64_t n,
 
 std::string check_indices(const std::vector<int> &input, const std::vector<int> &output,
                           const std::vector<int> &indices, std::uint64_t segment,
-                          std::uint64_t kept) {
+                          std::uint64_t kept, unsigned threads) {
   const std::size_t length = segment == 0 ? input.size() : segment;
   // Indices given for each array, and in all.
   const std::size_t each = kept == 0 ? length : kept;
@@ -95,8 +95,8 @@ std::string check_indices(const std::vector<int> &input, const std::vector<int> 
   // first three; the slices' descriptions, joined in order, begin with the first three of all.
   const std::size_t arrays = n / each;
   // No more slices than arrays: each slice holds a table of one array's positions.
-  const unsigned parts = static_cast<unsigned>(
-      std::min<std::size_t>(host_threads(n), std::max<std::size_t>(1, arrays)));
+  const unsigned parts = static_cast<unsigned>(std::min<std::size_t>(
+      threads != 0 ? threads : host_threads(n), std::max<std::size_t>(1, arrays)));
   std::vector<std::uint64_t> wrong_in(parts);
   std::vector<std::vector<std::string>> first_in(parts);
   for_each_slice(arrays, parts, [&](unsigned part, std::size_t first_array, std::size_t last) {

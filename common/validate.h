@@ -21,9 +21,10 @@ struct Validation {
   }
 };
 
-// Compares found with expected (same length) and keeps the first max_listed mismatches.
+// Compares found with expected (same length) and keeps the first max_listed mismatches, on
+// `threads` threads (0: as host_threads.h gives for their length).
 Validation compare_keys(const std::vector<int> &expected, const std::vector<int> &found,
-                        std::size_t max_listed = 5);
+                        std::size_t max_listed = 5, unsigned threads = 0);
 
 // "3 of 1000 keys differ from std::sort; first mismatches: index 17: expected 5, found 7; ..."
 // With arrays of `segment` keys sorted separately (segment > 0), each mismatch names its array
@@ -38,10 +39,11 @@ std::string describe_mismatches(const Validation &validation, std::uint64_t n,
 // the array once, and indices[i] must point at an input key equal to output[i]; ties may break
 // either way. Returns "" if they do, else "N of n indices are wrong; first: ..." (up to three).
 // With `kept` (a top-k, --top), output and indices hold the first `kept` of each array, and each
-// position may be named once at most.
+// position may be named once at most. On `threads` threads at most, one array or more each (0:
+// as host_threads.h gives).
 std::string check_indices(const std::vector<int> &input, const std::vector<int> &output,
                           const std::vector<int> &indices, std::uint64_t segment,
-                          std::uint64_t kept = 0);
+                          std::uint64_t kept = 0, unsigned threads = 0);
 
 // The first `kept` keys of every array of `segment` consecutive keys (0: one array of all), one
 // array after another: what a top-k (--top) keeps of the sorted keys.

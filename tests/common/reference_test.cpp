@@ -343,15 +343,20 @@ TEST_CASE(
     for (std::size_t i : wrong) {
       found[i] = expected[i] + 1;
     }
-    const Validation validation = compare_keys(expected, found, 5);
-    CHECK(validation.mismatches == wrong.size());
-    REQUIRE(validation.first.size() == 5);
-    for (std::size_t k = 0; k < 5; ++k) {
-      CHECK(validation.first[k].index == wrong[k]);
-      CHECK(validation.first[k].expected == expected[wrong[k]]);
-      CHECK(validation.first[k].found == found[wrong[k]]);
+    // As many threads as this machine gives (0), one, a count that is not a power of two, and
+    // a large GPU machine's 16, whatever the cores here.
+    for (const unsigned threads : {0u, 1u, 3u, 16u}) {
+      INFO("n = " << n << ", threads " << threads);
+      const Validation validation = compare_keys(expected, found, 5, threads);
+      CHECK(validation.mismatches == wrong.size());
+      REQUIRE(validation.first.size() == 5);
+      for (std::size_t k = 0; k < 5; ++k) {
+        CHECK(validation.first[k].index == wrong[k]);
+        CHECK(validation.first[k].expected == expected[wrong[k]]);
+        CHECK(validation.first[k].found == found[wrong[k]]);
+      }
+      CHECK(compare_keys(expected, expected, 5, threads).passed());
     }
-    CHECK(compare_keys(expected, expected).passed());
   }
 }
 
@@ -469,10 +474,14 @@ TEST_CASE("check_indices on many threads: every wrong index counted, the first t
   for (std::size_t i : {std::size_t{3}, n / 2 + 5, n / 2 + 70, n - 1}) {
     indices[i] = -1;
   }
-  CHECK(check_indices(input, output, indices, segment) ==
-        "4 of 1048576 indices are wrong; first: array 0, index 3 (key 3): index -1 lies outside "
-        "its array; array 8192, index 5 (key 524293): index -1 lies outside its array; array "
-        "8193, index 6 (key 524358): index -1 lies outside its array");
+  // As many threads as this machine gives (0), one, three and 16, whatever the cores here.
+  for (const unsigned threads : {0u, 1u, 3u, 16u}) {
+    INFO("threads " << threads);
+    CHECK(check_indices(input, output, indices, segment, 0, threads) ==
+          "4 of 1048576 indices are wrong; first: array 0, index 3 (key 3): index -1 lies outside "
+          "its array; array 8192, index 5 (key 524293): index -1 lies outside its array; array "
+          "8193, index 6 (key 524358): index -1 lies outside its array");
+  }
 }
 
 TEST_CASE("a top-k keeps the first K of every array, and its indices may name a position once") {
