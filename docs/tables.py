@@ -1195,7 +1195,7 @@ def pipes_table():
               "ALU pipe busy", "FMA pipe (heavy half) busy", "LSU pipe busy", "cycles that issue",
               "achieved occupancy"]
     return (table(header, body) + "\n" +
-            recorded(list(rows.values()), "tools/ncu_facts.py pipes") +
+            recorded(list(rows.values()) + timed, "tools/ncu_facts.py pipes") +
             " and `tools/experiments.py v8_pipes`; data: " + data_files("pipes") + ", " +
             data_files("v8_pipes") + ". 2^27 keys in all. Sort ms: median of 5 timed runs "
             f"after one warm-up, every array of {checked_runs(timed)} checked."
