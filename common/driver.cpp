@@ -213,7 +213,8 @@ int run(const std::vector<std::string> &arguments, const std::string &program_na
   if (options.trace_launches) {
     if (options.n > kMaxKeys) {
       throw FatalError(kExitBadInput,
-                       "--trace-launches prints the launches of one GPU's sort: at most 2^30 keys");
+                       "--trace-launches prints the launches of one GPU's sort: at most " +
+                           std::to_string(kMaxKeys) + " keys");
     }
     check_arrays(options, {&algorithms.front()}, 0, options.n, "n");
     // The plan of one sort, from the stage's own for_each_launch: no keys, no GPU.

@@ -107,6 +107,7 @@ void check_arrays(const Options &options, const std::vector<const Algorithm *> &
   }
   if (gpus != 0 && next_power_of_two(std::max<std::uint64_t>(n, gpus)) / gpus > kMaxKeys) {
     refuse(std::to_string(n) + " keys: " + std::to_string(gpus) + " GPU(s) sort at most " +
-           std::to_string(gpus * kMaxKeys) + " (2^30 each; see --gpus)");
+           std::to_string(gpus * kMaxKeys) + " (" + std::to_string(kMaxKeys) +
+           " each; see --gpus)");
   }
 }

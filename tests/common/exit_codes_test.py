@@ -132,6 +132,8 @@ with tempfile.TemporaryDirectory() as folder:
         expect(["--gpus", "3"], 2, "--gpus: expects a power of two from 1 to 16")
         expect(["--gpus", "32"], 2, "--gpus: expects a power of two from 1 to 16")
         expect(["--device", "1"], 2, "unexpected arguments: --device 1")
+        expect(["--trace-launches", "--log2", "31"], 2,
+               "prints the launches of one GPU's sort: at most 1073741824 keys")
     else:
         expect(["--gpus", "2"], 2, "unexpected arguments: --gpus 2")
 
