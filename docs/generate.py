@@ -1127,8 +1127,9 @@ def expected_files(network_dump, record=records.DEFAULT_RECORD, out=None):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--network-dump", required=True,
-                        help="the network_dump program (build/tools/network_dump)")
+    parser.add_argument("--network-dump",
+                        help="the network_dump program (default: build/tools/network_dump, or "
+                        "build-record/tools/network_dump, which tools/record.py builds)")
     parser.add_argument("--check", action="store_true", help="compare, write nothing")
     parser.add_argument("--record", default=records.DEFAULT_RECORD,
                         help="the record the README and chapters read (docs/results/RECORD/; "
@@ -1140,6 +1141,14 @@ def main():
         # The README and chapters in the tree are the default record's.
         sys.exit(f"generate.py: --record {arguments.record} writes with --out DIR (or compares "
                  "with --check), never into the tree")
+    dumps = ([arguments.network_dump] if arguments.network_dump else
+             [os.path.join(ROOT, folder, "tools", "network_dump")
+              for folder in ("build", "build-record")])
+    found = [dump for dump in dumps if os.access(dump, os.X_OK)]
+    if not found:
+        sys.exit(f"generate.py: no network_dump program at {' or '.join(dumps)}: build the course "
+                 "first (README, \"Quick start\") or name it with --network-dump")
+    arguments.network_dump = found[0]
     if not os.path.exists(os.path.join(records.RESULTS, arguments.record, records.MANIFEST)):
         names = ", ".join(records.record_names()) or "none"
         sys.exit(f"generate.py: no record docs/results/{arguments.record}/ (records: {names})")

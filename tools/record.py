@@ -21,7 +21,9 @@ Each chunk is written when it ends, never in part: its CSV files, with a column 
 fingerprint), and its entry in record.json (the GPU, driver, CUDA version, date, commit,
 command and seconds). Chunks that need two GPUs say in one line that they were skipped where
 there is one; those that need Nsight Compute or PyTorch, likewise where it is missing (PyTorch's
-rows are left out of an experiment, the rest of it recorded).
+rows are left out of an experiment, the rest of it recorded). A chunk whose command fails writes
+nothing and says so in one line, with its log; the others go on, and the script then exits 1
+naming it.
 
 docs/generate.py --record RECORD builds the README and the chapters from a record (README,
 "Measure the course on your GPU").
@@ -335,6 +337,11 @@ def commit():
     return head.stdout.strip() + ("+" if changes else "")
 
 
+class ChunkFailed(Exception):
+    """A chunk's command failed or left an output empty: the chunk writes nothing and the record
+    goes on with the next (its message says why, and where the log is)."""
+
+
 class Recorder:
     def __init__(self, arguments, gpu):
         self.arguments = arguments
@@ -360,9 +367,13 @@ class Recorder:
         return f"stale: {', '.join(stale)}" if stale else "current"
 
     def estimate(self, chunk):
-        """Seconds the chunk took when last recorded here, else the catalog's H200 figure."""
-        entry = self.record.manifest["chunks"].get(chunk.name)
-        return entry["seconds"] if entry and entry.get("seconds") else chunk.seconds
+        """Seconds the chunk took when last recorded here, else in the default record (an
+        H200's), else the catalog's figure."""
+        for record in (self.record, records.Record(records.DEFAULT_RECORD)):
+            entry = record.manifest["chunks"].get(chunk.name)
+            if entry and entry.get("seconds"):
+                return entry["seconds"]
+        return chunk.seconds
 
     def measured(self, chunk):
         """Whether estimate() is the chunk's own time on this record's GPU, not a guess."""
@@ -382,8 +393,8 @@ class Recorder:
     def run(self, chunk, deadline=None):
         """Runs the chunk's commands into a scratch folder and writes its files and its entry;
         returns the seconds it took, or None where it ran past `deadline` (time.time()), was
-        stopped and wrote nothing. Stops the script, writing nothing of the chunk, if a
-        command fails, an output is missing, or the code changed while the chunk ran."""
+        stopped and wrote nothing. Raises ChunkFailed, writing nothing of the chunk, if a command
+        fails or an output is missing; stops the script if the code changed while it ran."""
         code = tree_code()
         scratch = os.path.join(self.arguments.build, "record-scratch", chunk.name)
         shutil.rmtree(scratch, ignore_errors=True)
@@ -401,8 +412,8 @@ class Recorder:
                 if code_or_none is None:
                     return None
                 if code_or_none != 0:
-                    sys.exit(f"record.py: chunk {chunk.name} failed ({' '.join(filled)} exited "
-                             f"{code_or_none}); its log: {log_path}")
+                    raise ChunkFailed(f"{' '.join(filled)} exited {code_or_none}; its log: "
+                                      f"{log_path}")
         seconds = time.time() - start
         if tree_code() != code:
             sys.exit(f"record.py: the code changed while chunk {chunk.name} ran; nothing of it "
@@ -411,8 +422,7 @@ class Recorder:
                     for experiment, file in chunk.outputs.items()}
         empty = [experiment for experiment, rows in produced.items() if not rows]
         if empty:
-            sys.exit(f"record.py: chunk {chunk.name} wrote no rows of {', '.join(empty)}; its "
-                     f"log: {log_path}")
+            raise ChunkFailed(f"it wrote no rows of {', '.join(empty)}; its log: {log_path}")
         fingerprints = records.Fingerprints()
         files = {}
         os.makedirs(self.folder, exist_ok=True)
@@ -439,7 +449,9 @@ class Recorder:
         """record.json with the chunk's entry, in the catalog's order, replaced in one step; the
         files its last entry named and this one does not (a chunk that writes fewer) removed."""
         manifest = self.record.manifest
-        manifest["gpu"] = manifest.get("gpu") or self.gpu
+        # A chunk of the toolkit alone, recorded on a machine without a GPU, names none.
+        if self.gpu != "unknown" and manifest.get("gpu") in (None, "unknown"):
+            manifest["gpu"] = self.gpu
         chunks = dict(manifest["chunks"])
         dropped = set(chunks.get(name, {}).get("files", {}).values()) - set(
             entry["files"].values())
@@ -473,7 +485,10 @@ class Recorder:
 #   a program fills them (in a probe, not a recorded run, a run of v15 at 2^27 keys took 3.4 s in
 #   all with it, 4.1 without, on the H200's machine, 2026-11-29). The host's memory, not the
 #   GPU's: no part of a GPU's timed sort; std::sort's own timed rows run with it too.
-RECORD_ENVIRONMENT = {"COURSE_VALIDATE_ONCE": "1"}
+# NVLink multicast (NVLS) is off for the sort across GPUs, as the H200 record's two-GPU runs had it,
+# unless the environment sets it; each of their rows records the setting.
+RECORD_ENVIRONMENT = {"COURSE_VALIDATE_ONCE": "1",
+                      "NCCL_NVLS_ENABLE": os.environ.get("NCCL_NVLS_ENABLE", "0")}
 
 
 def tunables():
@@ -501,6 +516,12 @@ def run_until(command, log, deadline):
         os.killpg(process.pid, signal.SIGKILL)
         process.wait()
         return None
+    except KeyboardInterrupt:
+        # Ctrl-C reaches record.py alone (the command has a session of its own): stop the
+        # command too, so that no program goes on using the GPU after the script has ended.
+        os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        raise
 
 
 def redefined(entry, chunk, sources=None):
@@ -543,7 +564,8 @@ def list_chunks(recorder, chunks):
           f"this record's GPUs ({recorder.record.gpu()}), {total['measured'] / 60:.0f} of them "
           f"measured here, {total['two'] / 60:.0f} on two and {total['none'] / 60:.0f} that need "
           f"no GPU; {optional} that only the lab notes read (--all), about "
-          f"{total['all'] / 60:.0f} more (~: an estimate)")
+          f"{total['all'] / 60:.0f} more (~: where this record has not measured the chunk, its "
+          f"time in record {records.DEFAULT_RECORD}, or the catalog's estimate)")
 
 
 def build(folder, gpus, arch=None):
@@ -551,9 +573,14 @@ def build(folder, gpus, arch=None):
     capability `arch`, where given), with every variant of tools/variants.txt where a GPU is
     here to run them (all at once: on many cores that is quicker than one at a time as the
     experiments ask for them)."""
-    if not os.path.exists(os.path.join(folder, "build.ninja")):
-        subprocess.run(["meson", "setup", folder] + ([f"-Dgpu_arch={arch}"] if arch else []),
-                       cwd=course.ROOT, check=True, stdout=subprocess.DEVNULL)
+    made = os.path.exists(os.path.join(folder, "build.ninja"))
+    if not made or arch:
+        # A folder built before is configured again for the compute capability asked for.
+        setup = ["meson", "configure" if made else "setup", folder]
+        result = subprocess.run(setup + ([f"-Dgpu_arch={arch}"] if arch else []), cwd=course.ROOT,
+                                capture_output=True, text=True)
+        if result.returncode != 0:
+            sys.exit(f"record.py: {' '.join(setup)} failed:\n{(result.stdout + result.stderr)[-3000:]}")
     targets = ["all"] + ([f"tools/{name}" for name in course.variants()] if gpus else [])
     result = subprocess.run(["ninja", "-C", folder] + targets, capture_output=True, text=True)
     if result.returncode != 0:
@@ -561,7 +588,7 @@ def build(folder, gpus, arch=None):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0].replace("\n", " "))
     parser.add_argument("--record", help="the record's name (default: GPU 0's short name)")
     parser.add_argument("--build", default=os.path.join(course.ROOT, "build-record"),
                         help="the Meson build folder it builds and runs (default build-record)")
@@ -592,7 +619,7 @@ def main():
     recorded_gpu = recorder.record.manifest.get("gpu")
     if gpu == "unknown":
         recorder.gpu = recorded_gpu or "unknown"
-    elif recorded_gpu and recorded_gpu != gpu:
+    elif recorded_gpu not in (None, "unknown", gpu):
         sys.exit(f"record.py: record {arguments.record} was made on an {recorded_gpu}, this is "
                  f"an {gpu}: name another record with --record")
     if arguments.list:
@@ -618,7 +645,7 @@ def record_chunks(arguments, recorder, start):
     only = arguments.only.split(",") if arguments.only else None
     chunks = ([chunk_named(name) for name in only] if only else
               [chunk for chunk in CHUNKS if arguments.all or not chunk.optional])
-    skipped, left = [], []
+    skipped, left, failed = [], [], []
     for chunk in chunks:
         state = recorder.status(chunk)
         if state == "current" and not only:
@@ -638,7 +665,12 @@ def record_chunks(arguments, recorder, start):
             continue
         print(f"{chunk.name}: {state}; recording (about {estimate:.0f} s)", flush=True)
         empty_cache()
-        seconds = recorder.run(chunk, deadline)
+        try:
+            seconds = recorder.run(chunk, deadline)
+        except ChunkFailed as error:
+            print(f"{chunk.name}: failed, nothing written ({error})", flush=True)
+            failed.append(chunk.name)
+            continue
         if seconds is None:
             print(f"{chunk.name}: still running at the limit, stopped; nothing written",
                   flush=True)
@@ -651,6 +683,9 @@ def record_chunks(arguments, recorder, start):
         print(f"left for the next run ({sum(recorder.estimate(c) for c in left) / 60:.0f} "
               f"minutes or so): {', '.join(chunk.name for chunk in left)}")
     print(f"record {arguments.record}: done in {time.time() - start:.0f} s")
+    if failed:
+        sys.exit(f"record.py: {len(failed)} chunk(s) failed, the others went on: "
+                 f"{', '.join(failed)} (each one's log is in {arguments.build}/record-scratch/)")
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 
 root = os.path.abspath(sys.argv[1])
 sys.path.insert(0, os.path.join(root, "tools"))
@@ -288,9 +289,30 @@ def check_python_versions():
 check_python_versions()
 
 
+def write_entry(folder, manifest, gpu, name, entry):
+    """record.py's write_entry of a recorder of `gpu` whose record in `folder` holds `manifest`;
+    returns record.json as written."""
+    import record  # noqa: E402 (tools/record.py, which reads tools/ as records does)
+
+    class Recorder:
+        """What write_entry reads of a recorder: its record, GPU and folder."""
+
+        def __init__(self):
+            self.gpu, self.name, self.folder = gpu, os.path.basename(folder), folder
+            self.record = type("Record", (), {"manifest": manifest})()
+
+    made = records.Record
+    records.Record = lambda name: None
+    try:
+        record.Recorder.write_entry(Recorder(), name, entry)
+    finally:
+        records.Record = made
+    with open(os.path.join(folder, records.MANIFEST)) as file:
+        return json.load(file)
+
+
 # 7. A chunk recorded again with fewer files: its old files go, another chunk's stay.
 def check_entry_files():
-    import record  # noqa: E402 (tools/record.py, which reads tools/ as records does)
     folder = tempfile.mkdtemp()
     try:
         for name in ("kept.a.csv", "kept.b.csv", "kept.csv", "other.csv"):
@@ -300,22 +322,7 @@ def check_entry_files():
             "kept": {"files": {"a": "kept.a.csv", "b": "kept.b.csv"}},
             "other": {"files": {"other": "other.csv"}}}}
 
-        class Recorder:
-            """What write_entry reads of a recorder: its record, GPU and folder."""
-            gpu, name = "made-up GPU", os.path.basename(folder)
-
-            def __init__(self):
-                self.folder = folder
-                self.record = type("Record", (), {"manifest": manifest})()
-
-        made = records.Record
-        records.Record = lambda name: None
-        try:
-            record.Recorder.write_entry(Recorder(), "kept", {"files": {"a": "kept.csv"}})
-        finally:
-            records.Record = made
-        with open(os.path.join(folder, records.MANIFEST)) as file:
-            written = json.load(file)
+        written = write_entry(folder, manifest, "made-up GPU", "kept", {"files": {"a": "kept.csv"}})
         check(sorted(os.listdir(folder)) == sorted([records.MANIFEST, "kept.csv", "other.csv"]) and
               written["chunks"]["kept"]["files"] == {"a": "kept.csv"} and
               written["chunks"]["other"]["files"] == {"other": "other.csv"},
@@ -325,6 +332,60 @@ def check_entry_files():
 
 
 check_entry_files()
+
+
+# 8. A chunk that fails writes nothing and the others go on; the command then exits non-zero and
+# names it. A chunk recorded on a machine without a GPU (the toolkit's alone) names no GPU for
+# the record, so that the GPU's own chunks can join it later.
+def check_failed_chunk():
+    import record  # noqa: E402
+
+    ran = []
+
+    class Recorder:
+        """What record_chunks asks of a recorder; the chunk `copy` fails, `transfers` records."""
+        gpu = "made-up GPU"
+
+        def status(self, chunk):
+            return "not recorded"
+
+        def missing_need(self, chunk):
+            return None
+
+        def estimate(self, chunk):
+            return 1
+
+        def measured(self, chunk):
+            return False
+
+        def run(self, chunk, deadline=None):
+            ran.append(chunk.name)
+            if chunk.name == "copy":
+                raise record.ChunkFailed("a made-up failure")
+            return 1.0
+
+    arguments = type("Arguments", (), {"only": "copy,transfers", "all": False, "minutes": None,
+                                       "record": "made-up", "build": "build-record"})()
+    try:
+        record.record_chunks(arguments, Recorder(), time.time())
+        stopped = None
+    except SystemExit as exit_:
+        stopped = str(exit_.code)
+    check(ran == ["copy", "transfers"] and stopped is not None and "copy" in stopped and
+          "transfers" not in stopped,
+          f"a failed chunk leaves the next to record, and the exit names it: {ran}, {stopped!r}")
+
+    folder = tempfile.mkdtemp()
+    try:
+        # A recorder on a machine without a GPU (record.py --record NAME --arch).
+        written = write_entry(folder, {"chunks": {}}, "unknown", "registers", {"files": {}})
+        check("gpu" not in written and "registers" in written["chunks"],
+              f"a chunk recorded without a GPU names none for the record: {written}")
+    finally:
+        shutil.rmtree(folder)
+
+
+check_failed_chunk()
 
 if os.path.exists(os.path.join(root, records.WITHHELD)):
     # This tree is itself a copy for students: the answer variants are gone already, and part 1
