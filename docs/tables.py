@@ -1199,7 +1199,8 @@ def pipes_table():
             " and `tools/experiments.py v8_pipes`; data: " + data_files("pipes") + ", " +
             data_files("v8_pipes") + ". 2^27 keys in all. Sort ms: median of 5 timed runs "
             f"after one warm-up, every array of {checked_runs(timed)} checked."
-            f"{skipped_note(timed)} The rest: the second sort's block_sort {UNDER_NCU}; busy is the share of the pipe's peak rate over the launch's active "
+            f"{skipped_note(timed)} The rest: the second sort's block_sort {UNDER_NCU}; busy is "
+            "the share of the pipe's peak rate over the launch's active "
             "cycles (the LSU pipe issues shared-memory accesses, shuffles and barriers), cycles "
             "that issue the share in which a scheduler issued an instruction, "
             "achieved occupancy the warp slots filled on average.\n")

@@ -569,8 +569,8 @@ def list_chunks(recorder, chunks):
 
 
 def build(folder, gpus, arch=None):
-    """Configures and compiles the course into `folder` (a new folder for the compute
-    capability `arch`, where given), with every variant of tools/variants.txt where a GPU is
+    """Configures and compiles the course into `folder` (for the compute capability `arch`,
+    where given, also a folder configured before), with every variant of tools/variants.txt where a GPU is
     here to run them (all at once: on many cores that is quicker than one at a time as the
     experiments ask for them)."""
     made = os.path.exists(os.path.join(folder, "build.ninja"))
@@ -580,7 +580,8 @@ def build(folder, gpus, arch=None):
         result = subprocess.run(setup + ([f"-Dgpu_arch={arch}"] if arch else []), cwd=course.ROOT,
                                 capture_output=True, text=True)
         if result.returncode != 0:
-            sys.exit(f"record.py: {' '.join(setup)} failed:\n{(result.stdout + result.stderr)[-3000:]}")
+            output = (result.stdout + result.stderr)[-3000:]
+            sys.exit(f"record.py: {' '.join(setup)} failed:\n{output}")
     targets = ["all"] + ([f"tools/{name}" for name in course.variants()] if gpus else [])
     result = subprocess.run(["ninja", "-C", folder] + targets, capture_output=True, text=True)
     if result.returncode != 0:
@@ -601,7 +602,7 @@ def main():
     parser.add_argument("--list", action="store_true",
                         help="list the chunks, their state and seconds, and record nothing")
     parser.add_argument("--arch", help="the compute capability the registers chunk compiles "
-                        "for, and a new build folder is built for (default: GPU 0's); with "
+                        "for, and the build folder is configured for (default: GPU 0's); with "
                         "--record, the chunks that need no GPU record on a machine without one")
     arguments = parser.parse_args()
     only = arguments.only.split(",") if arguments.only else None
