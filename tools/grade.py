@@ -83,7 +83,7 @@ EXERCISES = {
         "timed": {"against": "v8_batched", "arguments": ["--log2", "27", "--segment", "1024"],
                   "at_most": 0.95},
         "by_hand": "block_sort's instructions and ALU pipe at L = 1024 against v8's (Nsight "
-                   "Compute), as chapter 8 reads them"},
+                   "Compute), as the lab note notes/flips.md reads them"},
 }
 
 

@@ -5,7 +5,8 @@
 
 DEST (which must not exist yet) gets the course's working tree without `instructor/` (the
 reference answers and the tests that use them), without git's history (where those answers
-would stay), and without the variants of tools/variants.txt that answer an exercise
+would stay), without the files git does not track (a stage added to grade a student's work,
+notes: named in one line), and without the variants of tools/variants.txt that answer an exercise
 (course.ANSWER_VARIANTS: v8_mirrored and v9_mirrored, exercise 9). Of those variants the copy
 keeps only fingerprints, in tools/withheld.json, so that the records that measured them still
 count as current there (tools/records.py) and `meson test` passes in the copy as it does here;
@@ -17,6 +18,7 @@ Exit codes: 0 done, 2 bad command line (DEST exists, or is missing).
 import argparse
 import json
 import os
+import subprocess
 import sys
 
 import course
@@ -59,6 +61,14 @@ def withheld(names):
     }
 
 
+def untracked():
+    """The files of the working tree that git does not track and does not ignore (an
+    instructor's own stages and notes), relative to the tree; none outside a git checkout."""
+    result = subprocess.run(["git", "ls-files", "--others", "--exclude-standard", "-z"],
+                            cwd=course.ROOT, capture_output=True, text=True)
+    return [path for path in result.stdout.split("\0") if path] if result.returncode == 0 else []
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("destination", metavar="DEST", help="the folder to make (must not exist)")
@@ -71,6 +81,18 @@ def main():
     names = sorted(course.ANSWER_VARIANTS)
     kept = withheld(names)
     course.copy_course(destination, leave_out=("instructor",))
+    left_out = untracked()
+    for path in left_out:
+        target = os.path.join(destination, path)
+        if os.path.lexists(target):
+            os.remove(target)
+        # A folder of untracked files alone goes too.
+        folder = os.path.dirname(target)
+        while folder != destination and not os.listdir(folder):
+            os.rmdir(folder)
+            folder = os.path.dirname(folder)
+    if left_out:
+        print(f"left out, as git does not track them: {', '.join(sorted(left_out))}")
     path = os.path.join(destination, "tools", "variants.txt")
     with open(path) as file:
         text = without_variants(file.read(), names)
