@@ -81,11 +81,13 @@ def main():
     names = sorted(course.ANSWER_VARIANTS)
     kept = withheld(names)
     course.copy_course(destination, leave_out=("instructor",))
-    left_out = untracked()
-    for path in left_out:
+    left_out = []
+    for path in untracked():
         target = os.path.join(destination, path)
-        if os.path.lexists(target):
-            os.remove(target)
+        if not os.path.lexists(target):
+            continue  # not copied (a build folder's, a cache's)
+        os.remove(target)
+        left_out.append(path)
         # A folder of untracked files alone goes too.
         folder = os.path.dirname(target)
         while folder != destination and not os.listdir(folder):
