@@ -133,6 +133,17 @@ def run_tests(build, names):
     return read_test_log(found[0]) if len(found) == 1 else {}
 
 
+def build_failure(output, build):
+    """The one line that says why `meson compile` failed, from its output: the targets ninja
+    names as failed (any stage's failure stops the build, this one's or another's) and the
+    compiler's first error."""
+    lines = output.splitlines()
+    failed = [line[len("FAILED: "):].strip() for line in lines if line.startswith("FAILED: ")]
+    first = next((line.strip() for line in lines if "error" in line.lower()), "")
+    return (f"the build fails at {', '.join(failed) or 'a step ninja did not name'}"
+            f"{': ' + first if first else ''} (meson compile -C {build} shows it all)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--build", default=os.path.join(course.ROOT, "build"),
@@ -162,7 +173,7 @@ def main():
         fail_at_once("compute-sanitizer not found: grading runs the sanitize checks", NO_DEVICE)
     compiled = subprocess.run(["meson", "compile", "-C", build], capture_output=True, text=True)
     if compiled.returncode != 0:
-        fail_at_once(f"the build fails: {compiled.stdout.strip().splitlines()[-1:]}", 1)
+        fail_at_once(build_failure(compiled.stdout, build), 1)
 
     # The stage's own suites, once for all the exercises.
     names = [suite.format(stage) for suite in SUITES]

@@ -55,6 +55,15 @@ with tempfile.TemporaryDirectory() as folder:
     results = grade.read_test_log(log)
 if results != {"index_v0_naive": "OK", "gpu_v0_naive": "SKIP", "sanitize_memcheck_v0_naive": "FAIL"}:
     failures.append(f"read_test_log read {results} from a Meson log")
+# A build that fails names the target ninja gave up on and the compiler's first error.
+ninja_output = ("[1/3] Compiling my_stage/bitonic_sort.cu\n"
+                "FAILED: my_stage/my_stage.p/bitonic_sort.cu.o\nnvcc -c ...\n"
+                "../my_stage/bitonic_sort.cu(12): error: identifier \"kTile\" is undefined\n"
+                "ninja: build stopped: subcommand failed.\n")
+said = grade.build_failure(ninja_output, "build")
+if not (said.startswith("the build fails at my_stage/my_stage.p/bitonic_sort.cu.o: ") and
+        'identifier "kTile" is undefined' in said):
+    failures.append(f"build_failure said {said!r}")
 # The Meson that runs this test, on a real test of the build: its log must be found and read.
 ran = grade.run_tests(build, ["index_v0_naive"])
 if ran != {"index_v0_naive": "OK"}:
