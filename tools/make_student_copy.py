@@ -69,6 +69,23 @@ def untracked():
     return [path for path in result.stdout.split("\0") if path] if result.returncode == 0 else []
 
 
+def remove_from_copy(destination, paths):
+    """Removes `paths` (relative) from the copy at `destination`, with each folder that held
+    them alone; returns those it found there."""
+    removed = []
+    for path in paths:
+        target = os.path.join(destination, path)
+        if not os.path.lexists(target):
+            continue  # not copied (a build folder's, a cache's)
+        os.remove(target)
+        removed.append(path)
+        folder = os.path.dirname(target)
+        while folder != destination and not os.listdir(folder):
+            os.rmdir(folder)
+            folder = os.path.dirname(folder)
+    return removed
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("destination", metavar="DEST", help="the folder to make (must not exist)")
@@ -81,18 +98,7 @@ def main():
     names = sorted(course.ANSWER_VARIANTS)
     kept = withheld(names)
     course.copy_course(destination, leave_out=("instructor",))
-    left_out = []
-    for path in untracked():
-        target = os.path.join(destination, path)
-        if not os.path.lexists(target):
-            continue  # not copied (a build folder's, a cache's)
-        os.remove(target)
-        left_out.append(path)
-        # A folder of untracked files alone goes too.
-        folder = os.path.dirname(target)
-        while folder != destination and not os.listdir(folder):
-            os.rmdir(folder)
-            folder = os.path.dirname(folder)
+    left_out = remove_from_copy(destination, untracked())
     if left_out:
         print(f"left out, as git does not track them: {', '.join(sorted(left_out))}")
     path = os.path.join(destination, "tools", "variants.txt")

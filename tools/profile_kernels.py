@@ -121,6 +121,7 @@ def contiguous_runs(indices):
 
 
 def listed(text):
+    """The names of a comma-separated option ('' gives none)."""
     return [name for name in (text or "").split(",") if name]
 
 

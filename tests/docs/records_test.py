@@ -16,7 +16,8 @@ Usage: records_test.py SOURCE_ROOT
    tools/variants.txt makes that variant's rows stale, not its stage's. A record's chunk that
    holds a stale row is left out whole.
 4. In a copy for students (tools/make_student_copy.py), without the answer variants, the
-   fingerprints tools/withheld.json keeps equal the tree's, and go stale when a stage changes.
+   fingerprints tools/withheld.json keeps equal the tree's, and go stale when a stage changes;
+   the files git does not track leave the copy.
 5. A chunk's definition (records.chunk_definition, the code of the tool's function that runs
    it) changes with a line of that function, not with a comment or a docstring, nor with another
    experiment's; tools/record.py then records that chunk again.
@@ -25,12 +26,18 @@ Usage: records_test.py SOURCE_ROOT
    Pythons), so a record made on the GPU machine's Python is current on CI's.
 7. tools/record.py's new entry for a chunk replaces its last one and removes the files that one
    named and the new one does not (a chunk that writes fewer files), and no other chunk's.
+8. A chunk that fails writes nothing and the next goes on, the script then exiting non-zero
+   with its name; a chunk recorded without a GPU names none for the record.
+9. Ctrl-C during a chunk stops the chunk's program too.
 """
 import json
 import os
 import shutil
+import signal
+import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 root = os.path.abspath(sys.argv[1])
@@ -175,6 +182,20 @@ import make_student_copy  # noqa: E402
 
 
 def check_student_copy():
+    # The files git does not track (an instructor's stage, notes) leave the copy, with a folder
+    # that held them alone; a path the copy never held is passed over.
+    with tempfile.TemporaryDirectory() as scratch:
+        for path in ("notes.txt", "my_stage/sub/bitonic_sort.cu", "tools/kept.py", "common/x.h"):
+            os.makedirs(os.path.dirname(os.path.join(scratch, path)), exist_ok=True)
+            with open(os.path.join(scratch, path), "w") as file:
+                file.write("x\n")
+        removed = make_student_copy.remove_from_copy(
+            scratch, ["notes.txt", "my_stage/sub/bitonic_sort.cu", "common/x.h", "gone/never.txt"])
+        left = sorted(os.path.relpath(os.path.join(folder, name), scratch)
+                      for folder, folders, files in os.walk(scratch) for name in files + folders)
+        check(removed == ["notes.txt", "my_stage/sub/bitonic_sort.cu", "common/x.h"] and
+              left == ["tools", "tools/kept.py"],
+              f"the copy for students leaves out the untracked files: {removed}, left {left}")
     with tempfile.TemporaryDirectory() as scratch:
         copy = os.path.join(scratch, "course")
         for folder in ["common", "tools", "v8_batched", "v9_argsort"]:
@@ -386,6 +407,30 @@ def check_failed_chunk():
 
 
 check_failed_chunk()
+
+
+# 9. Ctrl-C during a chunk stops the chunk's program too (it runs in a session of its own, which
+# the terminal's SIGINT does not reach).
+def check_interrupt():
+    import record  # noqa: E402
+
+    marker = "sleep 57.25"
+    threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    try:
+        with open(os.devnull, "w") as log:
+            record.run_until(marker.split(), log, time.time() + 30)
+        interrupted = False
+    except KeyboardInterrupt:
+        interrupted = True
+    time.sleep(0.3)
+    running = [line for line in subprocess.run(["ps", "-eo", "args"], capture_output=True,
+                                               text=True).stdout.splitlines()
+               if line.strip() == marker]
+    check(interrupted and not running,
+          f"Ctrl-C stops the chunk's program too (interrupted: {interrupted}, left: {running})")
+
+
+check_interrupt()
 
 if os.path.exists(os.path.join(root, records.WITHHELD)):
     # This tree is itself a copy for students: the answer variants are gone already, and part 1
