@@ -415,6 +415,9 @@ def check_interrupt():
     import record  # noqa: E402
 
     marker = "sleep 57.25"
+    # Python's own handler, which raises KeyboardInterrupt, whatever this process inherited (a
+    # shell's background job starts with SIGINT ignored).
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
     try:
         with open(os.devnull, "w") as log:
@@ -422,6 +425,8 @@ def check_interrupt():
         interrupted = False
     except KeyboardInterrupt:
         interrupted = True
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     time.sleep(0.3)
     running = [line for line in subprocess.run(["ps", "-eo", "args"], capture_output=True,
                                                text=True).stdout.splitlines()
