@@ -376,6 +376,8 @@ def generated_blocks(tour, profile, network_dump):
             "long_argsorts", sizes=[20, 24, 27], baseline="v13_any_bits --values",
             baseline_label="v13's argsort"),
         "barriers": tables.barriers_table,
+        "clusters": tables.clusters_table,
+        "cluster-costs": tables.cluster_costs_table,
         "copy-sizes": tables.copy_table,
         "small-arrays": tables.small_arrays_table,
         "library-kernels": tables.library_kernels_table,
@@ -492,6 +494,8 @@ INLINE_VALUES = {
         tables.over_fastest_stage(tour, args[0], int(args[1]))),
     # METHOD:Q:us (microseconds per step) or METHOD:Q:ms (the sort).
     "barrier": lambda args, tour, profile: tables.barrier_value(args[0], int(args[1]), args[2]),
+    # METHOD:BLOCKS:STEPS:Q:copies|step, or group|global:BLOCKS:Q (tables.cluster_value).
+    "cluster": lambda args, tour, profile: tables.cluster_value(args),
     # Q:gbs or Q:ms, the copy baseline at 2^Q.
     "copy-at": lambda args, tour, profile: tables.copy_value(int(args[0]), args[1]),
     "small-arrays-faster": lambda args, tour, profile: tables.small_arrays_faster(),

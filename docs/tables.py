@@ -2349,3 +2349,148 @@ def gpus_projection():
             "From the model's parts above, with every GPU's link as fast as the measured pair's "
             "(a hypothesis: 4 and 8 GPUs were not measured) and 2^30 keys per GPU, so "
             "P x 2^30 keys in all.\n")
+
+
+# The clusters experiment (tools/cluster_steps.cu, lab note clusters): its sizes, and the methods
+# of its table, (method, blocks a cluster, steps) with their labels.
+CLUSTER_SIZES = [24, 27, 29]
+CLUSTER_METHODS = ([("pass", 1, 0, "read and write, no step")] +
+                   [("block", 1, s, f"{s} step{'s' if s > 1 else ''} within a block")
+                    for s in range(1, 5)] +
+                   [("cluster", 2 ** s, s, f"{s} step{'s' if s > 1 else ''} across a cluster of "
+                     f"{2 ** s} blocks") for s in range(1, 5)])
+
+
+def cluster_rows():
+    """{(method, blocks a cluster, steps, log2 n): row} of the clusters experiment."""
+    return {(row["method"], int(row["cluster_blocks"]), int(row["steps"]), log2(row["n"])): row
+            for row in recorded_rows("clusters")}
+
+
+def cluster_copies(method, blocks, steps, q):
+    """The method's time at 2^q in copies of the array (the copy of the same run), or None."""
+    found = cluster_rows()
+    row, copy = found.get((method, blocks, steps, q)), found.get(("copy", 1, 0, q))
+    if row is None or copy is None:
+        return None
+    return float(row["kernel_ms"]) / float(copy["kernel_ms"])
+
+
+def cluster_step(method, blocks, steps, q):
+    """What one of the method's steps adds to the pass at 2^q, in copies of the array."""
+    with_steps, without = cluster_copies(method, blocks, steps, q), cluster_copies("pass", 1, 0, q)
+    if with_steps is None or without is None or steps == 0:
+        return None
+    return (with_steps - without) / steps
+
+
+def stage_constants(stage):
+    """{NAME: value} of the `constexpr unsigned NAME = EXPRESSION;` lines of the stage's
+    bitonic_index.h whose expressions are numbers and earlier names joined by + - * << >>."""
+    with open(os.path.join(course.ROOT, stage, "bitonic_index.h")) as file:
+        text = file.read()
+    found = {}
+    for name, expression in re.findall(r"^constexpr unsigned (\w+) = ([^;]+);", text, re.M):
+        words = re.sub(r"(\d+)u\b", r"\1", expression)
+        if re.fullmatch(r"[\w\s+\-*<>()]+", words) and all(
+                word in found for word in re.findall(r"[A-Za-z_]\w*", words)):
+            found[name] = eval(words, {"__builtins__": {}}, dict(found))
+    return found
+
+
+def pass_steps(kind):
+    """The most compare steps a pass of v15_tile4096 holds: one on a group of neighbouring keys
+    (its kGroupBits) or one of global strides (kStepsPerPass)."""
+    constants = stage_constants("v15_tile4096")
+    return constants["kGroupBits" if kind == "group" else "kStepsPerPass"]
+
+
+def merge_steps(q):
+    """The compare steps of v15_tile4096's sort of 2^q keys after block_sort: the merges of
+    2^(kTileBits + 1) .. 2^q keys, the merge of 2^s keys s steps."""
+    return sum(range(stage_constants("v15_tile4096")["kTileBits"] + 1, q + 1))
+
+
+def cluster_step_cost(kind, blocks, q):
+    """Copies of the array per compare step of a pass of `kind` (pass_steps) on clusters of
+    `blocks` (1: one block, the pass with no step across blocks) at 2^q: the pass's measured
+    cost over the steps it would hold, log2 blocks more than one block's. The steps within the
+    block are taken as free, so for a cluster it is a floor."""
+    extra = blocks.bit_length() - 1
+    copies = (cluster_copies("pass", 1, 0, q) if blocks == 1
+              else cluster_copies("cluster", blocks, extra, q))
+    return None if copies is None else copies / (pass_steps(kind) + extra)
+
+
+def clusters_table():
+    rows = recorded_rows("clusters")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    found = cluster_rows()
+    body = []
+    for method, blocks, steps, label in CLUSTER_METHODS:
+        cells = [label]
+        for q in CLUSTER_SIZES:
+            copies, step = cluster_copies(method, blocks, steps, q), cluster_step(
+                method, blocks, steps, q)
+            cells.append(NOT_MEASURED if copies is None else f"{copies:.2f}" +
+                         ("" if steps == 0 else f" ({step:+.2f})"))
+        row = found.get((method, blocks, steps, CLUSTER_SIZES[-1]))
+        cells.append(row["active_clusters"] if row else NOT_MEASURED)
+        body.append(cells)
+    copies = [found.get(("copy", 1, 0, q)) for q in CLUSTER_SIZES]
+    body.append(["copy (cudaMemcpyAsync), ms"] + [
+        NOT_MEASURED if row is None else ms(float(row["kernel_ms"])) for row in copies] + [""])
+    header = (["one launch over the keys"] +
+              [f"2^{q}: copies (a step)" for q in CLUSTER_SIZES] +
+              ["clusters at once"])
+    return (table(header, body) + "\n" + recorded(rows, "tools/experiments.py clusters") +
+            "; data: " + data_files("clusters") + ". Each launch's median of the timed runs "
+            "after one warm-up, in copies of the array: its time over the copy's in the same "
+            "run. In brackets, what each of its steps adds to the pass without steps. "
+            "512 threads a block, 32 keys a thread; the last column, how many clusters the GPU "
+            "runs at once (without clusters, how many blocks). Each launch's first run was "
+            "checked against the same steps on the host: "
+            f"{sum(row['validation'] == 'pass' for row in rows)} of {len(rows)} matched.\n")
+
+
+def cluster_costs_table():
+    if not recorded_rows("clusters"):
+        return NOT_MEASURED + "\n"
+    body = []
+    for blocks in (1, 2, 4, 8, 16):
+        cells = ["one block" if blocks == 1 else f"a cluster of {blocks}"]
+        for kind in ("group", "global"):
+            cells.append(pass_steps(kind) + blocks.bit_length() - 1)
+            cells += [ratio(cluster_step_cost(kind, blocks, q), 3) for q in CLUSTER_SIZES[1:]]
+        body.append(cells)
+    header = ["a pass on", "steps, neighbouring keys"] + [
+        f"copies a step, 2^{q}" for q in CLUSTER_SIZES[1:]] + ["steps, global strides"] + [
+        f"copies a step, 2^{q}" for q in CLUSTER_SIZES[1:]]
+    return (table(header, body) + "\n" + "The most steps a pass of v15_tile4096 holds on one "
+            "block (`kGroupBits` on neighbouring keys, `kStepsPerPass` on global strides, "
+            "v15_tile4096/bitonic_index.h), and one more for each doubling of the cluster; the "
+            "cost a step is the measured pass (above: no step for one block, the steps across "
+            "the cluster for a cluster) over those steps. The steps within the block are counted "
+            "free, as the table above measures them nearly: for a cluster it is a floor.\n")
+
+
+def cluster_value(args):
+    """METHOD:BLOCKS:STEPS:Q:copies|step; KIND:BLOCKS:Q for KIND group or global (a step's cost
+    in a pass, cluster_step_cost); over:KIND:BLOCKS:Q, that over one block's; floor:BLOCKS:Q, the copies of v15's merges above block_sort
+    (merge_steps) at a group pass's cost a step on clusters of BLOCKS; merge-steps:Q. As the
+    prose prints them."""
+    if args[0] in ("group", "global"):
+        return ratio(cluster_step_cost(args[0], int(args[1]), int(args[2])), 3)
+    if args[0] == "over":
+        cost, one_block = (cluster_step_cost(args[1], blocks, int(args[3]))
+                           for blocks in (int(args[2]), 1))
+        return NOT_MEASURED if cost is None or one_block is None else ratio(cost / one_block)
+    if args[0] == "floor":
+        cost = cluster_step_cost("group", int(args[1]), int(args[2]))
+        return NOT_MEASURED if cost is None else f"{cost * merge_steps(int(args[2])):.1f}"
+    if args[0] == "merge-steps":
+        return str(merge_steps(int(args[1])))
+    method, blocks, steps, q, what = args[0], int(args[1]), int(args[2]), int(args[3]), args[4]
+    value = (cluster_copies if what == "copies" else cluster_step)(method, blocks, steps, q)
+    return ratio(value)

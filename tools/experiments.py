@@ -105,6 +105,9 @@ does not make.
   barriers       v0_naive's sort with one launch per step, the same launches as a CUDA Graph,
                  and one cooperative launch with grid.sync() between steps (tools/
                  barriers.cu), at 2^10 .. 2^24 (lab note barriers)
+  clusters       one pass over the keys with 1 .. 4 compare steps within a block and across the
+                 blocks of a thread block cluster of 2 .. 16, against a pass with none and a
+                 copy (tools/cluster_steps.cu), at 2^24, 2^27 and 2^29 (lab note clusters)
   copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
                  the array costs at each size, the floor's unit (chapter 19)
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
@@ -655,6 +658,25 @@ def barriers(runner):
     return records
 
 
+def clusters(runner):
+    """The cluster_steps program prints one row per method; each becomes a record."""
+    program = os.path.join(runner.build, "tools", "cluster_steps")
+    records = []
+    for q in (24, 27, 29):
+        command = [program, "--log2", str(q), "--reps", str(course.repetitions(q)), "--csv"]
+        result = subprocess.run(command, capture_output=True, text=True)
+        rows = list(csv.DictReader(result.stdout.strip().splitlines()))
+        if result.returncode != 0 or len(rows) != 10:
+            sys.exit(f"{' '.join(command)} failed with exit code {result.returncode}:\n"
+                     f"{result.stderr}")
+        for row in rows:
+            print(f"clusters|{row['method']}|{row['cluster_blocks']}|{row['steps']}|{row['n']}|"
+                  f"{row['kernel_ms']}|{row['validation']}", file=sys.stderr, flush=True)
+            records.append({"experiment": "clusters", **row, "nvidia_driver": runner.driver,
+                            "date": runner.date})
+    return records
+
+
 def copy(runner):
     return sweep(runner, "copy", {"copy": course.program_command(runner.build, "copy")},
                  sizes=range(10, 30))
@@ -681,7 +703,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,
                "floats": floats, "gpus": gpus, "exchange": exchange,
                "spread": spread, "distributions": distributions,
-               "barriers": barriers, "copy": copy,
+               "barriers": barriers, "clusters": clusters, "copy": copy,
                "small_arrays": small_arrays}
 
 

@@ -231,6 +231,9 @@ CHUNKS = [
     experiment("v14_argsorts", "v14's argsort of one long array (chapter 16)", 60),
     experiment("v15_tile", "v15 and its padded variant against CUB (chapter 17)", 150),
     experiment("v15_argsorts", "v15's argsort of one long array (chapter 17)", 60),
+    experiment("clusters", "a compare step across the blocks of a cluster against one within a "
+               "block, 2^24 .. 2^29 (lab note clusters)", 60, program="cluster_steps",
+               optional=True),
     Chunk("profile-20", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
                               "--sizes", "20", "--stages", PROFILE_20_STAGES, "--variants",
                               "v13_group13", "--durations-only", "v0_naive")],

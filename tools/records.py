@@ -60,7 +60,8 @@ TIMING_SOURCES = ("common/sort_runner.cu", "common/keys.cpp")
 DRIVER_INTERFACE = ("common/driver.h", "common/errors.h", "common/validate.h")
 # The lab's programs, by the name a row gives them, and their source in tools/.
 LAB_SOURCES = {"word_argsort": "tools/word_argsort.cu", "rank_argsort": "tools/rank_argsort.cu",
-               "barriers": "tools/barriers.cu", "transfers": "tools/transfers.cu",
+               "barriers": "tools/barriers.cu", "cluster_steps": "tools/cluster_steps.cu",
+               "transfers": "tools/transfers.cu",
                "nccl_exchange": "tools/nccl_exchange.cu", "torch": "tools/torch_rows.py",
                "baselines": "tools/baselines.cu"}
 # The stage whose sources a lab program compiles in (tools/meson.build): its folder is on the
