@@ -61,6 +61,9 @@ does not make.
                  2^16 .. 2^29 keys (chapter 17)
   v15_argsorts   v15_tile4096's argsort of one long array (--values) and its keys alone,
                  against v14_span's and cub_radix's, at 2^20, 2^24 and 2^27 keys (chapter 17)
+  v15_tops       v15_tile4096's top 16 of keys alone against its variant v15_top_words
+                 (block_top on 32-bit words) and its full sort, arrays of 128 .. 2^14 keys,
+                 2^27 keys in all (lab note top_words)
   long_argsorts  v13_any_bits, its variant with 16 keys a thread (v13_keys16) and
                  v12_key_words, with and without --values (an argsort of the whole input, each
                  key's position carried in a 64-bit item), against cub::DeviceRadixSort's
@@ -333,6 +336,18 @@ def v9_compare(runner):
         "fmin and fmax of doubles": runner.variant("v9_double_minmax"),
         "keys and positions in two registers": runner.variant("v9_split_items"),
     }, ["--values"], lengths=[1, 4, 5, 6, 7, 8, 10, 12, 14])
+
+
+def v15_tops(runner):
+    """v15_tile4096's top 16 of keys alone as built (block_top on 64-bit items) against its
+    variant v15_top_words (block_top on 32-bit words) and the stage's full sort of the same
+    arrays."""
+    stage = stage_program(runner.build, "v15_tile4096")
+    return mapping_sweep(runner, "v15_tops", {
+        "top 16, items (as built)": stage + ["--top", "16"],
+        "top 16, 32-bit words": runner.variant("v15_top_words") + ["--top", "16"],
+        "the full sort": stage,
+    }, lengths=[7, 8, 10, 12, 14])
 
 
 def flips_sweep(runner, stage, variant, options=()):
@@ -697,7 +712,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v8_mirrored": v8_mirrored, "v9_mirrored": v9_mirrored,
                "v13_groups": v13_groups,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
-               "v15_tile": v15_tile, "v15_argsorts": v15_argsorts,
+               "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "long_argsorts": long_argsorts, "segments": segments,
                "segment_stages": segment_stages,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,
