@@ -339,6 +339,7 @@ def generated_blocks(tour, profile, network_dump):
         "v9-mapping": lambda: tables.mapping_table("v9_mapping"),
         "v9-compare": lambda: tables.mapping_table("v9_compare"),
         "v15-tops": lambda: tables.mapping_table("v15_tops"),
+        "register-tops": lambda: tables.mapping_table("register_tops"),
         "directions": lambda: tables.flips_table("directions"),
         "mirrored": lambda: tables.flips_table("mirrored"),
         "v8-pipes": tables.pipes_table,

@@ -26,7 +26,7 @@ ARGSORT_BASELINES = ["cub_segmented", "cub_packed_radix"]
 # Programs of the baselines executable that are not a stage.
 BASELINE_PROGRAMS = ["std_sort", "copy"] + DEVICE_BASELINES + SEGMENTED_BASELINES
 # The lab's own sorts, built from a stage's source but not stages (build/tools/NAME).
-LAB_SORTS = ["word_argsort", "rank_argsort"]
+LAB_SORTS = ["word_argsort", "rank_argsort", "register_top"]
 
 
 class Stage:

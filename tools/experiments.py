@@ -63,7 +63,10 @@ does not make.
                  against v14_span's and cub_radix's, at 2^20, 2^24 and 2^27 keys (chapter 17)
   v15_tops       v15_tile4096's top 16 of keys alone against its variant v15_top_words
                  (block_top on 32-bit words) and its full sort, arrays of 128 .. 2^14 keys,
-                 2^27 keys in all (lab note top_words)
+                 2^27 keys in all (lab note top_keys)
+  register_tops  the lab's top-k in registers (tools/register_top.cu) against v15_tile4096's
+                 top 16 and full sort, arrays of 128 .. 4096 keys, 2^27 keys in all (lab note
+                 top_keys)
   long_argsorts  v13_any_bits, its variant with 16 keys a thread (v13_keys16) and
                  v12_key_words, with and without --values (an argsort of the whole input, each
                  key's position carried in a 64-bit item), against cub::DeviceRadixSort's
@@ -348,6 +351,18 @@ def v15_tops(runner):
         "top 16, 32-bit words": runner.variant("v15_top_words") + ["--top", "16"],
         "the full sort": stage,
     }, lengths=[7, 8, 10, 12, 14])
+
+
+def register_tops(runner):
+    """The lab's top-k in registers (tools/register_top) against v15_tile4096's top-k and full
+    sort of the same arrays, keys alone, K = 16."""
+    stage = stage_program(runner.build, "v15_tile4096")
+    return mapping_sweep(runner, "register_tops", {
+        "top 16, v15 (as built)": stage + ["--top", "16"],
+        "top 16 in registers": course.program_command(runner.build, "register_top") + [
+            "--top", "16"],
+        "the full sort, v15": stage,
+    }, lengths=[7, 8, 10, 12])
 
 
 def flips_sweep(runner, stage, variant, options=()):
@@ -713,6 +728,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v13_groups": v13_groups,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
+               "register_tops": register_tops,
                "long_argsorts": long_argsorts, "segments": segments,
                "segment_stages": segment_stages,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,

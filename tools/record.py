@@ -232,7 +232,9 @@ CHUNKS = [
     experiment("v15_tile", "v15 and its padded variant against CUB (chapter 17)", 150),
     experiment("v15_argsorts", "v15's argsort of one long array (chapter 17)", 60),
     experiment("v15_tops", "v15's top-k of keys on 64-bit items against 32-bit words and its "
-               "full sort (lab note top_words)", 60, optional=True),
+               "full sort (lab note top_keys)", 60, optional=True),
+    experiment("register_tops", "a top-k in registers against v15's top-k and full sort (lab "
+               "note top_keys)", 30, optional=True),
     experiment("clusters", "a compare step across the blocks of a cluster against one within a "
                "block, 2^24 .. 2^29 (lab note clusters)", 60, program="cluster_steps",
                optional=True),

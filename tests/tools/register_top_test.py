@@ -1,0 +1,49 @@
+#!/usr/bin/env python3
+"""gpu suite: the lab's top-k in registers (tools/register_top.cu) that the lab note top_keys
+measures.
+
+Usage: register_top_test.py PROGRAM GPU_PRESENT_PROGRAM
+
+Runs --top K for every array length 16 .. 4096 in both orders, K = 1 and 16 (and 2, 4, 8 at
+1024), on several distributions, whole inputs that pad, and the program without --top (v15's
+sort); each run's first K keys of every array are checked against std::sort by the driver.
+Longer arrays and K above 16 are refused with exit code 2 and one line. Exits 77 (SKIP) without
+a GPU.
+"""
+import csv
+import subprocess
+import sys
+
+program, gpu_present = sys.argv[1], sys.argv[2]
+if subprocess.run([gpu_present], capture_output=True).returncode != 0:
+    print("SKIP: no usable CUDA device")
+    sys.exit(77)
+
+RUNS = [["--log2", "16", "--segment", str(1 << s), "--top", str(top), "--order", order]
+        for s in range(4, 13) for top in (1, 16) for order in ("asc", "desc")]
+RUNS += [["--log2", "18", "--segment", "1024", "--top", str(top)] for top in (2, 4, 8)]
+RUNS += [["--log2", "18", "--segment", "1024", "--top", "16", "--dist", dist]
+         for dist in ("few-unique", "extremes", "sorted", "reversed", "equal")]
+# Whole inputs: one array of 2^12 keys, and lengths that pad to 128 and 4096 keys.
+RUNS += [["--log2", "12", "--top", "16"], ["-n", "100", "--top", "4", "--order", "desc"],
+         ["-n", "3000", "--top", "16"], ["--log2", "20", "--segment", "1024"]]
+
+failures = 0
+for arguments in RUNS:
+    command = [program, "--reps", "1", "--csv", *arguments]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    rows = list(csv.DictReader(result.stdout.splitlines()))
+    ok = result.returncode == 0 and len(rows) == 1 and rows[0]["validation"] == "pass"
+    print("ok  " if ok else "FAIL", " ".join(arguments), "" if ok else
+          result.stdout + result.stderr.strip())
+    failures += not ok
+
+for arguments in (["--log2", "16", "--segment", "8192", "--top", "16"],
+                  ["--log2", "16", "--segment", "1024", "--top", "32"],
+                  ["-n", "5000", "--top", "16"]):
+    refused = subprocess.run([program, *arguments], capture_output=True, text=True, timeout=600)
+    ok = refused.returncode == 2 and len(refused.stderr.strip().splitlines()) == 1
+    print("ok  " if ok else "FAIL", " ".join(arguments), "refused:", refused.returncode,
+          refused.stderr.strip())
+    failures += not ok
+sys.exit(1 if failures else 0)
