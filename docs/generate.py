@@ -340,6 +340,7 @@ def generated_blocks(tour, profile, network_dump):
         "v9-compare": lambda: tables.mapping_table("v9_compare"),
         "v15-tops": lambda: tables.mapping_table("v15_tops"),
         "register-tops": lambda: tables.mapping_table("register_tops"),
+        "register-top-values": lambda: tables.mapping_table("register_top_values"),
         "directions": lambda: tables.flips_table("directions"),
         "mirrored": lambda: tables.flips_table("mirrored"),
         "v8-pipes": tables.pipes_table,

@@ -67,6 +67,9 @@ does not make.
   register_tops  the lab's top-k in registers (tools/register_top.cu) against v15_tile4096's
                  top 16 and full sort, arrays of 128 .. 4096 keys, 2^27 keys in all (lab note
                  top_keys)
+  register_top_values
+                 the same with each key's position (--values): against v15_tile4096's top 16
+                 and argsort (lab note top_keys)
   long_argsorts  v13_any_bits, its variant with 16 keys a thread (v13_keys16) and
                  v12_key_words, with and without --values (an argsort of the whole input, each
                  key's position carried in a 64-bit item), against cub::DeviceRadixSort's
@@ -363,6 +366,18 @@ def register_tops(runner):
             "--top", "16"],
         "the full sort, v15": stage,
     }, lengths=[7, 8, 10, 12])
+
+
+def register_top_values(runner):
+    """register_tops with each key's position (--values): the lab's top-k in registers on 64-bit
+    items against v15_tile4096's top-k and argsort of the same arrays."""
+    stage = stage_program(runner.build, "v15_tile4096")
+    return mapping_sweep(runner, "register_top_values", {
+        "top 16 with positions, v15 (as built)": stage + ["--top", "16"],
+        "top 16 with positions in registers": course.program_command(
+            runner.build, "register_top") + ["--top", "16"],
+        "the argsort, v15": stage,
+    }, ["--values"], lengths=[7, 8, 10, 12])
 
 
 def flips_sweep(runner, stage, variant, options=()):
@@ -728,7 +743,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v13_groups": v13_groups,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
-               "register_tops": register_tops,
+               "register_tops": register_tops, "register_top_values": register_top_values,
                "long_argsorts": long_argsorts, "segments": segments,
                "segment_stages": segment_stages,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,

@@ -235,6 +235,8 @@ CHUNKS = [
                "full sort (lab note top_keys)", 60, optional=True),
     experiment("register_tops", "a top-k in registers against v15's top-k and full sort (lab "
                "note top_keys)", 30, optional=True),
+    experiment("register_top_values", "the same with positions (--values) against v15's top-k "
+               "and argsort (lab note top_keys)", 30, optional=True),
     experiment("clusters", "a compare step across the blocks of a cluster against one within a "
                "block, 2^24 .. 2^29 (lab note clusters)", 60, program="cluster_steps",
                optional=True),

@@ -6,7 +6,8 @@
 //   v10 .. v15 keep the K smallest keys of each array in two launches (chapter 12): block_sort
 //   sorts every run of K keys and writes them, then block_top reads them back and, round by
 //   round in shared memory, keeps the better half of two runs. Here, for K up to 16, one launch
-//   does it all in registers, on each key's 32-bit order word:
+//   does it all in registers, on each key's 32-bit order word, or with --values on its 64-bit
+//   item, the key above its position (to_word):
 //   1. Each thread loads 16 keys of one array and sorts them in its registers (sort_16).
 //   2. Neighbouring threads of the array trade runs through shuffles (keep_better_half): lane
 //      l reads the run b of lane l ^ d backwards and keeps min(a[i], b[15 - i]), the 16
@@ -20,13 +21,14 @@
 //   3. An array longer than a warp's 512 keys: each warp leaves its run in shared memory, and
 //      the array's first warp takes those runs (2 .. 8), one a lane, and trades them again.
 //   The first K words of the last run are the array's K smallest keys (largest, descending:
-//   order_word flips them), written over its first K keys, where the stages' --top leaves them.
+//   to_word flips them), written over its first K keys, where the stages' --top leaves them.
 //
 // What it covers
-//   Keys alone (no --values), K a power of two up to 16, arrays of 16 to 4096 keys (a block of
-//   256 threads of 16 keys each holds 4096; longer arrays are refused). Without --top it runs
-//   v15_tile4096's sort of the keys, whose library is linked in, so that one program times
-//   both (tools/experiments.py register_tops).
+//   Keys, and with --values their positions (a stable top-k: equal keys by position), K a power
+//   of two up to 16, arrays of 16 to 4096 keys (a block of 256 threads of 16 keys each holds
+//   4096; longer arrays are refused). Without --top it runs v15_tile4096's sort of the keys (its
+//   argsort with --values), whose library is linked in, so that one program times both
+//   (tools/experiments.py register_tops and register_top_values).
 //
 //   meson compile -C build register_top
 //   build/tools/register_top --log2 27 --segment 1024 --top 16
@@ -48,29 +50,52 @@ namespace {
 // kTileSize = 4096 keys, the longest array.
 constexpr unsigned kKeys = kKeysPerThread;
 
-// A key as a word whose unsigned order is the key's (v15's ordered_bits: INT_MIN becomes 0,
-// INT_MAX 0xFFFFFFFF), every bit flipped where the largest keys are wanted. The 16 smallest
-// words are then the keys the top-k keeps, in both orders.
-__device__ unsigned order_word(int key, bool ascending) {
+// What a thread holds of a key: a 32-bit word for keys alone (its unsigned order the key's,
+// v15's ordered_bits: INT_MIN becomes 0, INT_MAX 0xFFFFFFFF), or, for --values, v15's 64-bit
+// item, the key's ordered bits above its position in the array (make_item), so that equal keys
+// order by position and the top-k is stable. Every bit is flipped where the largest keys are
+// wanted: the 16 smallest words are then the keys kept, in both orders. make_item writes a
+// descending position as ~position, which the flip turns back: equal keys still come out by
+// position.
+template <typename Word>
+__device__ Word to_word(int key, unsigned position, bool ascending);
+
+template <>
+__device__ unsigned to_word<unsigned>(int key, unsigned /*position*/, bool ascending) {
   const unsigned bits = ordered_bits(key, false);
   return ascending ? bits : ~bits;
 }
 
-// The key of an order word: order_word undone.
-__device__ int key_of(unsigned word, bool ascending) {
-  return key_from_ordered(ascending ? word : ~word, false);
+template <>
+__device__ Item to_word<Item>(int key, unsigned position, bool ascending) {
+  const Item item = make_item(key, position, ascending);
+  return ascending ? item : ~item;
+}
+
+// Writes a word, to_word undone, as the key at keys[i] (and an item's position at indices[i]).
+__device__ void store_word(int *keys, int * /*indices*/, std::size_t i, unsigned word,
+                           bool ascending) {
+  keys[i] = key_from_ordered(ascending ? word : ~word, false);
+}
+
+__device__ void store_word(int *keys, int *indices, std::size_t i, Item word, bool ascending) {
+  const Item item = ascending ? word : ~word;
+  keys[i] = item_key(item);
+  indices[i] = item_position(item, ascending);
 }
 
 // Puts two words in ascending order.
-__device__ void order_pair(unsigned &a, unsigned &b) {
-  const unsigned smaller = min(a, b);
+template <typename Word>
+__device__ void order_pair(Word &a, Word &b) {
+  const Word smaller = min(a, b);
   b = max(a, b);
   a = smaller;
 }
 
 // The merge of 16 words that form a bitonic sequence (they rise, then fall): strides 8, 4, 2
 // and 1, every pair ascending, leave them sorted ascending (docs/01_network.md).
-__device__ void merge_16(unsigned (&word)[kKeys]) {
+template <typename Word>
+__device__ void merge_16(Word (&word)[kKeys]) {
 #pragma unroll
   for (unsigned stride = kKeys / 2; stride > 0; stride /= 2) {
 #pragma unroll
@@ -86,7 +111,8 @@ __device__ void merge_16(unsigned (&word)[kKeys]) {
 // Sorts 16 words ascending. Below 16, the runs of `size` whose first register has bit `size`
 // clear go ascending and the others descending, so that each pair of runs is a bitonic sequence
 // for the next size's merge; the merge of 16 then sorts them all.
-__device__ void sort_16(unsigned (&word)[kKeys]) {
+template <typename Word>
+__device__ void sort_16(Word (&word)[kKeys]) {
 #pragma unroll
   for (unsigned size = 2; size < kKeys; size *= 2) {
 #pragma unroll
@@ -109,8 +135,9 @@ __device__ void sort_16(unsigned (&word)[kKeys]) {
 
 // One round (step 2 above): this lane's sorted run and that of lane ^ distance become the 16
 // smallest words of both, sorted, in both lanes. `lanes` are the lanes of the warp that run.
-__device__ void keep_better_half(unsigned (&word)[kKeys], unsigned distance, unsigned lanes) {
-  unsigned other[kKeys];
+template <typename Word>
+__device__ void keep_better_half(Word (&word)[kKeys], unsigned distance, unsigned lanes) {
+  Word other[kKeys];
   // Every lane sends word[15 - i] before any lane changes a word: the partner's run, read
   // backwards.
 #pragma unroll
@@ -127,18 +154,21 @@ __device__ void keep_better_half(unsigned (&word)[kKeys], unsigned distance, uns
 // The top `top` keys of every array of `segment` keys (16 .. kTileSize) of the block's keys.
 // Thread j of an array of T = segment / 16 threads holds its keys j, j + T, j + 2T, ...: for
 // T >= 8 a warp's lanes read whole 32-byte sectors of neighbouring keys.
+template <typename Word>
 __global__ void __launch_bounds__(kBlockThreads)
-    register_top(int *keys, unsigned segment, unsigned top, bool ascending) {
+    register_top(int *keys, int *indices, unsigned segment, unsigned top, bool ascending) {
   // Each warp's best run, for arrays longer than a warp's keys (step 3).
-  __shared__ unsigned warp_runs[kBlockThreads / kWarpSize][kKeys];
+  __shared__ Word warp_runs[kBlockThreads / kWarpSize][kKeys];
   const unsigned per_array = segment / kKeys;
   const unsigned j = threadIdx.x & (per_array - 1);
   const std::size_t start =
       (static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x - j) * kKeys;
-  unsigned word[kKeys];
+  Word word[kKeys];
 #pragma unroll
   for (unsigned m = 0; m < kKeys; ++m) {
-    word[m] = order_word(keys[start + m * per_array + j], ascending);
+    // Key m of thread j is key m * per_array + j of its array: that is its position.
+    const unsigned position = m * per_array + j;
+    word[m] = to_word<Word>(keys[start + position], position, ascending);
   }
   sort_16(word);
   // The lanes that run: all 32, or the block's when it is shorter than a warp (n < 512).
@@ -173,10 +203,10 @@ __global__ void __launch_bounds__(kBlockThreads)
       keep_better_half(word, distance, ~0u);
     }
   }
-  // The array's first thread writes its first `top` keys.
+  // The array's first thread writes its first `top` keys (and their positions).
   if (j == 0) {
     for (unsigned i = 0; i < top; ++i) {
-      keys[start + i] = key_of(word[i], ascending);
+      store_word(keys, indices, start + i, word[i], ascending);
     }
   }
 }
@@ -184,9 +214,6 @@ __global__ void __launch_bounds__(kBlockThreads)
 // The top-k of the driver (driver.h, TopSort): one launch, a block per 4096 keys.
 void register_top_segments(int *keys, int *indices, unsigned n, unsigned segment, unsigned top,
                            bool ascending) {
-  if (indices != nullptr) {
-    throw FatalError(kExitBadInput, "--values: register_top keeps keys alone");
-  }
   if (segment < kKeys || segment > kTileSize || top > kKeys) {
     throw FatalError(kExitBadInput,
                      "--top: register_top keeps at most " + std::to_string(kKeys) +
@@ -195,16 +222,23 @@ void register_top_segments(int *keys, int *indices, unsigned n, unsigned segment
                          std::to_string(kKeys) + " .. " + std::to_string(kTileSize) + ")");
   }
   const unsigned tile = std::min(n, kTileSize);
-  register_top<<<n / tile, tile / kKeys>>>(keys, segment, top, ascending);
+  // Keys alone as 32-bit words; with positions (--values) as 64-bit items.
+  if (indices == nullptr) {
+    register_top<unsigned><<<n / tile, tile / kKeys>>>(keys, indices, segment, top, ascending);
+  } else {
+    register_top<Item><<<n / tile, tile / kKeys>>>(keys, indices, segment, top, ascending);
+  }
   CHECK_LAUNCH();
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  // Without --top: v15_tile4096's sort of the keys. With it: the top-k above. No launch trace,
-  // no --values.
-  const Algorithm algorithm{"register_top", Kind::kStage, bitonic_sort_segments, {},   true,
-                            nullptr,        nullptr,      register_top_segments, kKeys};
+  // Without --top: v15_tile4096's sort of the keys (its argsort with --values). With it: the
+  // top-k above. No launch trace.
+  const Algorithm algorithm{
+      "register_top", Kind::kStage, bitonic_sort_segments,    {},
+      true,           nullptr,      bitonic_argsort_segments, register_top_segments,
+      kKeys};
   return run_program(argc, argv, "register_top", {algorithm});
 }

@@ -606,7 +606,8 @@ check(wants == [True, True, True, True] and
 # What only the lab notes read (chunks of record.py --all) the README and the chapters may not.
 check(generate.notes_only_experiments() == {"v9_directions", "v9_mirrored", "pipes", "directions",
                                              "words", "short_stages", "v8_pipes", "v9_compare",
-                                             "clusters", "v15_tops", "register_tops"},
+                                             "clusters", "v15_tops", "register_tops",
+                                             "register_top_values"},
       "the experiments only optional chunks write: those the lab notes alone read")
 
 

@@ -5,8 +5,9 @@ measures.
 Usage: register_top_test.py PROGRAM GPU_PRESENT_PROGRAM
 
 Runs --top K for every array length 16 .. 4096 in both orders, K = 1 and 16 (and 2, 4, 8 at
-1024), on several distributions, whole inputs that pad, and the program without --top (v15's
-sort); each run's first K keys of every array are checked against std::sort by the driver.
+1024), on several distributions, whole inputs that pad, with --values (positions) on keys with
+ties, and the program without --top (v15's sort and argsort); each run's first K keys of every
+array are checked against std::sort by the driver, and with --values their positions.
 Longer arrays and K above 16 are refused with exit code 2 and one line. Exits 77 (SKIP) without
 a GPU.
 """
@@ -22,6 +23,13 @@ if subprocess.run([gpu_present], capture_output=True).returncode != 0:
 RUNS = [["--log2", "16", "--segment", str(1 << s), "--top", str(top), "--order", order]
         for s in range(4, 13) for top in (1, 16) for order in ("asc", "desc")]
 RUNS += [["--log2", "18", "--segment", "1024", "--top", str(top)] for top in (2, 4, 8)]
+# With positions: a stable top-k, each index checked against its key by the driver; ties from
+# few-unique keys and from equal ones.
+RUNS += [["--log2", "16", "--segment", str(1 << s), "--top", str(top), "--order", order,
+          "--values", "--dist", "few-unique"]
+         for s in (4, 7, 10, 12) for top in (1, 16) for order in ("asc", "desc")]
+RUNS += [["--log2", "16", "--segment", "1024", "--top", "16", "--values", "--dist", "equal"],
+         ["--log2", "16", "--segment", "256", "--values"]]
 RUNS += [["--log2", "18", "--segment", "1024", "--top", "16", "--dist", dist]
          for dist in ("few-unique", "extremes", "sorted", "reversed", "equal")]
 # Whole inputs: one array of 2^12 keys, and lengths that pad to 128 and 4096 keys.
