@@ -2472,7 +2472,8 @@ def cluster_costs_table():
             "v15_tile4096/bitonic_index.h), and one more for each doubling of the cluster; the "
             "cost a step is the measured pass (above: no step for one block, the steps across "
             "the cluster for a cluster) over those steps. The steps within the block are counted "
-            "free, as the table above measures them nearly: for a cluster it is a floor.\n")
+            "free, as the table above measures them nearly. Both are floors: a pass that holds "
+            "fewer steps, or whose steps within the block cost something, costs more a step.\n")
 
 
 def cluster_value(args):

@@ -16,6 +16,7 @@
 //            pairs block rank r with rank r ^ 2^j, each thread reading the partner block's
 //            shared memory through cluster.map_shared_rank, a cluster barrier on each side
 //   copy     a device-to-device cudaMemcpyAsync of the keys: the course's unit, a copy
+// pass and block are launched as clusters of one block, so that every launch is made alike.
 // Every step keeps the smaller key in the lower of its two slots, as an ascending merge's step
 // does. Each method's output (its first run, which also warms it up) is checked against the same
 // steps run on the host; then the median of R runs, CUDA events around each. Needs a GPU that

@@ -7,13 +7,17 @@ Usage: register_top_test.py PROGRAM GPU_PRESENT_PROGRAM
 Runs --top K for every array length 16 .. 4096 in both orders, K = 1 and 16 (and 2, 4, 8 at
 1024), on several distributions, whole inputs that pad, with --values (positions) on keys with
 ties, and the program without --top (v15's sort and argsort); each run's first K keys of every
-array are checked against std::sort by the driver, and with --values their positions.
+array are checked against std::sort by the driver, and with --values their positions; on
+equal keys the positions kept must be each array's first K, in order (a stable top-k).
 Longer arrays and K above 16 are refused with exit code 2 and one line. Exits 77 (SKIP) without
 a GPU.
 """
 import csv
+import os
+import struct
 import subprocess
 import sys
+import tempfile
 
 program, gpu_present = sys.argv[1], sys.argv[2]
 if subprocess.run([gpu_present], capture_output=True).returncode != 0:
@@ -45,6 +49,23 @@ for arguments in RUNS:
     print("ok  " if ok else "FAIL", " ".join(arguments), "" if ok else
           result.stdout + result.stderr.strip())
     failures += not ok
+
+# Stable: of equal keys, the first K positions of each array, in order, in both orders (the
+# driver checks only that each index points at its key and that none repeats).
+with tempfile.TemporaryDirectory() as folder:
+    for order in ("asc", "desc"):
+        path = os.path.join(folder, "indices")
+        arguments = ["--log2", "14", "--segment", "1024", "--top", "16", "--values", "--dist",
+                     "equal", "--order", order, "--output", path]
+        result = subprocess.run([program, "--reps", "1", *arguments], capture_output=True,
+                                text=True, timeout=600)
+        with open(path, "rb") as file:
+            data = file.read() if result.returncode == 0 else b""
+        indices = list(struct.unpack(f"<{len(data) // 4}i", data))
+        ok = indices == list(range(16)) * (2 ** 14 // 1024)
+        print("ok  " if ok else "FAIL", "stable on equal keys:", " ".join(arguments[:-1]),
+              "" if ok else result.stderr.strip() + f" {indices[:20]}")
+        failures += not ok
 
 for arguments in (["--log2", "16", "--segment", "8192", "--top", "16"],
                   ["--log2", "16", "--segment", "1024", "--top", "32"],
