@@ -497,7 +497,8 @@ INLINE_VALUES = {
         tables.over_fastest_stage(tour, args[0], int(args[1]))),
     # METHOD:Q:us (microseconds per step) or METHOD:Q:ms (the sort).
     "barrier": lambda args, tour, profile: tables.barrier_value(args[0], int(args[1]), args[2]),
-    # METHOD:BLOCKS:STEPS:Q:copies|step, or group|global:BLOCKS:Q (tables.cluster_value).
+    # The clusters experiment's values: METHOD:BLOCKS:STEPS:Q:copies|step, group|global:BLOCKS:Q,
+    # over:KIND:BLOCKS:Q, floor:BLOCKS:Q, merge-steps:Q (tables.cluster_value).
     "cluster": lambda args, tour, profile: tables.cluster_value(args),
     # Q:gbs or Q:ms, the copy baseline at 2^Q.
     "copy-at": lambda args, tour, profile: tables.copy_value(int(args[0]), args[1]),

@@ -2384,31 +2384,27 @@ def cluster_step(method, blocks, steps, q):
     return (with_steps - without) / steps
 
 
-def stage_constants(stage):
-    """{NAME: value} of the `constexpr unsigned NAME = EXPRESSION;` lines of the stage's
-    bitonic_index.h whose expressions are numbers and earlier names joined by + - * << >>."""
+def stage_constant(stage, name):
+    """The value of `constexpr unsigned NAME = VALUE;` in the stage's bitonic_index.h, VALUE a
+    number or an earlier constant less a number (`kStepsPerPass = kGroupBits - 5`)."""
     with open(os.path.join(course.ROOT, stage, "bitonic_index.h")) as file:
-        text = file.read()
-    found = {}
-    for name, expression in re.findall(r"^constexpr unsigned (\w+) = ([^;]+);", text, re.M):
-        words = re.sub(r"(\d+)u\b", r"\1", expression)
-        if re.fullmatch(r"[\w\s+\-*<>()]+", words) and all(
-                word in found for word in re.findall(r"[A-Za-z_]\w*", words)):
-            found[name] = eval(words, {"__builtins__": {}}, dict(found))
-    return found
+        match = re.search(rf"^constexpr unsigned {name} = (\w+)(?: - (\d+))?;", file.read(),
+                          re.M)
+    base, less = match.groups()
+    value = int(base) if base.isdigit() else stage_constant(stage, base)
+    return value - int(less or 0)
 
 
 def pass_steps(kind):
     """The most compare steps a pass of v15_tile4096 holds: one on a group of neighbouring keys
     (its kGroupBits) or one of global strides (kStepsPerPass)."""
-    constants = stage_constants("v15_tile4096")
-    return constants["kGroupBits" if kind == "group" else "kStepsPerPass"]
+    return stage_constant("v15_tile4096", "kGroupBits" if kind == "group" else "kStepsPerPass")
 
 
 def merge_steps(q):
     """The compare steps of v15_tile4096's sort of 2^q keys after block_sort: the merges of
     2^(kTileBits + 1) .. 2^q keys, the merge of 2^s keys s steps."""
-    return sum(range(stage_constants("v15_tile4096")["kTileBits"] + 1, q + 1))
+    return sum(range(stage_constant("v15_tile4096", "kTileBits") + 1, q + 1))
 
 
 def cluster_step_cost(kind, blocks, q):
@@ -2477,10 +2473,12 @@ def cluster_costs_table():
 
 
 def cluster_value(args):
-    """METHOD:BLOCKS:STEPS:Q:copies|step; KIND:BLOCKS:Q for KIND group or global (a step's cost
-    in a pass, cluster_step_cost); over:KIND:BLOCKS:Q, that over one block's; floor:BLOCKS:Q, the copies of v15's merges above block_sort
-    (merge_steps) at a group pass's cost a step on clusters of BLOCKS; merge-steps:Q. As the
-    prose prints them."""
+    """The prose's values of the clusters experiment, as it prints them:
+    METHOD:BLOCKS:STEPS:Q:copies|step, a method's copies or what a step adds (cluster_copies,
+    cluster_step); KIND:BLOCKS:Q for KIND group or global, a step's cost in a pass
+    (cluster_step_cost); over:KIND:BLOCKS:Q, that over one block's; floor:BLOCKS:Q, the copies of
+    v15's merges above block_sort (merge_steps) at a group pass's cost a step on clusters of
+    BLOCKS; merge-steps:Q, those merges' steps."""
     if args[0] in ("group", "global"):
         return ratio(cluster_step_cost(args[0], int(args[1]), int(args[2])), 3)
     if args[0] == "over":
