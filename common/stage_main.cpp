@@ -7,7 +7,7 @@
 //   STAGE_HAS_ARGSORT   bitonic_argsort_segments  --values       (v9_argsort and after)
 //   STAGE_HAS_TOP       bitonic_top_segments      --top K        (v10_top_k and after)
 //   STAGE_HAS_FLOATS    bitonic_float_segments    --type float   (v11_float_keys and after)
-//   STAGE_HAS_GPUS      bitonic_sort_gpus         --gpus P       (v16_multi_gpu, which sorts
+//   STAGE_HAS_GPUS      bitonic_sort_gpus         --gpus P       (v17_multi_gpu, which sorts
 //                                                                 across GPUs alone: Meson sets
 //                                                                 its other switches to 0)
 //
@@ -15,6 +15,7 @@
 // of its bitonic_index.h that go with it (kMaxTop, for_each_top_launch, ...).
 #include <cstdio>
 #include <memory>
+#include <vector>
 
 #include "bitonic_index.h"
 #include "driver.h"
@@ -50,15 +51,23 @@ void print_launches(unsigned n, unsigned segment) {
 }
 
 #if STAGE_HAS_TOP
-// --trace-launches with --top K: the launches of the sort of every run of K keys, then those of
-// for_each_top_launch, after a comment line with launches_per_top.
+// --trace-launches with --top K: the launches of one top-k, after a comment line with
+// launches_per_top. Those of for_each_top_launch follow the sort of every run of K keys where
+// they are block_top's, or none (K is the whole array); a top-k kernel that sorts the keys
+// itself (v16's register_top) is the whole plan.
 void print_top_launches(unsigned n, unsigned segment, unsigned top) {
   std::printf("# launches_per_top(%u, %u, %u) = %llu\n", n, segment, top,
               launches_per_top(n, segment, top));
+  std::vector<Launch> plan;
+  for_each_top_launch(n, segment, top, [&plan](const Launch &launch) { plan.push_back(launch); });
   unsigned long long index = 0;
   const auto print = launch_rows(index);
-  for_each_launch(n, top, print);
-  for_each_top_launch(n, segment, top, print);
+  if (plan.empty() || plan.front().kernel == Kernel::block_top) {
+    for_each_launch(n, top, print);
+  }
+  for (const Launch &launch : plan) {
+    print(launch);
+  }
 }
 #endif  // STAGE_HAS_TOP
 

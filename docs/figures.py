@@ -153,6 +153,56 @@ def shuffle_figure():
     return svg.render()
 
 
+def register_top_figure(lanes=8, run=4):
+    """v16's register_top on one array of lanes * run keys, runs of `run` keys for short (the
+    kernel's are 16): each lane sorts its keys, then rounds 1, 2, 4, ... lanes apart keep, in
+    both lanes of a pair, min(a[k], b[run - 1 - k]) merged: the better half of the two runs."""
+    # Keys 0 .. 99 from a fixed linear congruential sequence, so the figure never changes.
+    keys, state = [], 7
+    for _ in range(lanes * run):
+        state = (state * 1103515245 + 12345) % 2**31
+        keys.append(state % 100)
+    # Lane l holds keys l, l + lanes, l + 2 lanes, ... of the array, as thread j holds j, j + T.
+    runs = [[keys[k * lanes + lane] for k in range(run)] for lane in range(lanes)]
+    rows = [(f"loaded: lane l holds keys l, l + {lanes}, l + {2 * lanes}, ... of the array", runs,
+             None)]
+    runs = [sorted(r) for r in runs]
+    rows.append(("each lane sorts its run in registers", runs, None))
+    distance = 1
+    while distance < lanes:
+        runs = [sorted(min(runs[lane][k], runs[lane ^ distance][run - 1 - k]) for k in range(run))
+                for lane in range(lanes)]
+        rows.append((f"keep_better_half, partner lane ^ {distance}", runs, distance))
+        distance *= 2
+    cell, gap, left, top, band = 26, 14, 20, 40, 78
+    width = left * 2 + lanes * (run * cell + gap)
+    svg = Svg(width, top + len(rows) * band)
+    svg.text(12, 22, f"register_top on one array of {lanes * run} keys, {lanes} lanes, runs of "
+             f"{run} (the kernel's are 16)", 14, weight="bold")
+    smallest = sorted(keys)[:run]
+    for index, (title, row_runs, distance) in enumerate(rows):
+        base = top + index * band + 44
+        svg.text(left, base - 30, title, 11)
+        for lane, lane_run in enumerate(row_runs):
+            x0 = left + lane * (run * cell + gap)
+            if index == 0:
+                svg.text(x0 + run * cell / 2, base + 28, f"lane {lane}", 9, "middle")
+            for k, key in enumerate(lane_run):
+                kept = index == len(rows) - 1 and key in smallest
+                svg.rect(x0 + k * cell + 1, base - 10, cell - 2, 20,
+                         "#cfe3f5" if kept else "#f4f4f4", "#9ab")
+                svg.text(x0 + k * cell + cell / 2, base + 4, str(key), 10, "middle")
+            partner = lane ^ distance if distance else lane
+            if partner > lane:
+                x1 = x0 + run * cell / 2
+                x2 = left + partner * (run * cell + gap) + run * cell / 2
+                lift = 8 + 4 * math.log2(distance)
+                svg.path(f"M {x1:.1f} {base - 11:.1f} C {x1:.1f} {base - 11 - lift:.1f} "
+                         f"{x2:.1f} {base - 11 - lift:.1f} {x2:.1f} {base - 11:.1f}", ASCENDING,
+                         1.1)
+    return svg.render()
+
+
 def lower_partners(dump, stride, threads):
     """[(lower, upper)] of threads 0 .. threads-1 at `stride`: the stages' get_lower_partner,
     printed by tools/network_dump."""

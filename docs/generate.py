@@ -339,8 +339,7 @@ def generated_blocks(tour, profile, network_dump):
         "v9-mapping": lambda: tables.mapping_table("v9_mapping"),
         "v9-compare": lambda: tables.mapping_table("v9_compare"),
         "v15-tops": lambda: tables.mapping_table("v15_tops"),
-        "register-tops": lambda: tables.mapping_table("register_tops"),
-        "register-top-values": lambda: tables.mapping_table("register_top_values"),
+        "v16-tops": lambda: tables.mapping_table("v16_tops"),
         "directions": lambda: tables.flips_table("directions"),
         "mirrored": lambda: tables.flips_table("mirrored"),
         "v8-pipes": tables.pipes_table,
@@ -355,7 +354,7 @@ def generated_blocks(tour, profile, network_dump):
             baseline_label="the stage as built"),
         "v13-passes-profile": lambda: tables.passes_profile_table(profile),
         "passes-v14_span": lambda: tables.span_passes_table(network_dump, tour),
-        # What to use, by workload (chapter 19).
+        # What to use, by workload (chapter 20).
         "which-sort": lambda: tables.which_sort_table(tour),
         # What v14_span's rule for a merge's last pass costs in passes (chapter 16).
         "tail-rule-passes": lambda: tables.tail_rule_text(network_dump),
@@ -466,6 +465,13 @@ def experiment_ratio(args):
 def recorded_text(value):
     """A recorded count as the prose gives it, or "not measured" for None."""
     return tables.NOT_MEASURED if value is None else str(value)
+
+
+def segment_copies(name, program, s):
+    """'1.52', PROGRAM's time for arrays of 2^s keys in the experiment `name` over the copy
+    baseline's time for 2^27 keys, or "not measured"."""
+    mine, copy = tables.segment_times(name).get(program, {}).get(s), tables.segment_copy_ms()
+    return tables.NOT_MEASURED if mine is None or not copy else f"{mine / copy:.2f}"
 
 
 def times_text(value):
@@ -583,7 +589,7 @@ INLINE_VALUES = {
     "repeat-max": lambda args, tour, profile: tables.repeat_max(int(args[0])),
     "neighbours": spread_value("neighbours"),
     "neighbours-verdict": spread_value("neighbours-verdict"),
-    # The measured time of 2^31 keys on two GPUs over chapter 18's model of it.
+    # The measured time of 2^31 keys on two GPUs over chapter 19's model of it.
     "gpus-model-ratio": lambda args, tour, profile: (
         tables.NOT_MEASURED if tables.gpus_model() is None else
         f"{tables.gpus_model()[0] / tables.gpus_model()[1]:.3f}x"),
@@ -625,6 +631,9 @@ INLINE_VALUES = {
         tables.segment_ratio(args[0], args[1], args[2], int(args[3]))),
     # The copy baseline's time for 2^27 keys in the record.
     "segment-copy-ms": lambda args, tour, profile: tables.ms(tables.segment_copy_ms()) + " ms",
+    # EXPERIMENT:PROGRAM:S, PROGRAM's time for arrays of 2^S keys (2^27 keys in all) over that
+    # of a copy of the 2^27 keys.
+    "experiment-copies": lambda args, tour, profile: segment_copies(args[0], args[1], int(args[2])),
     # NAME:PROGRAM:S:FIELD, a column of PROGRAM's record for arrays of 2^S keys (launches, ...).
     "segment-field": lambda args, tour, profile: recorded_text(
         tables.segment_field(args[0], args[1], int(args[2]), args[3])),
@@ -1090,6 +1099,7 @@ def expected_files(network_dump, record=records.DEFAULT_RECORD, out=None):
         "kernels_v1.svg": figures.kernels_figure(network_dump, False),
         "kernels_v2.svg": figures.kernels_figure(network_dump, True),
         "shuffle_xor.svg": figures.shuffle_figure(),
+        "register_top.svg": figures.register_top_figure(),
         "lower_partner.svg": figures.lower_partner_figure(network_dump),
         "warp_slot.svg": figures.warp_slot_figure(),
         "banks.svg": figures.banks_figure(),

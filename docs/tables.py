@@ -307,7 +307,7 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/19_results.md` has the full story.\n")
+            "bandwidth; `docs/20_results.md` has the full story.\n")
 
 
 # The stage the results chapter sets against the libraries at every size: v7, the last stage of
@@ -1301,20 +1301,26 @@ def which_sort_rows(tour):
                           rivals.items()})
             rows.append((f"many arrays of {length_name(length)} keys, {what}", found,
                          SEGMENT_STAGES))
-    tops = top_times()
+    # The top-k of the newest stage that has one (chapter 18), in one run with the stage before
+    # it, its own full sort (which keeps the first 16 of every array too) and torch.topk.
+    tops = segment_times("v16_tops")
+    rows.append(("the 16 smallest of each array of 1024 keys, keys alone",
+                 {"`v16_register_top --top 16`": tops.get("top 16, v16", {}).get(10),
+                  "`v15_tile4096 --top 16`": tops.get("top 16, v15", {}).get(10),
+                  "`v16_register_top`, the full sort": tops.get("the full sort, v16", {}).get(10)},
+                 "v16_tops"))
     rows.append(("the 16 smallest of each array of 1024 keys, with positions",
-                 {"`v10_top_k --top 16`": tops.get(("top", 1024, 16)),
-                  # Its own full argsort keeps the first 16 of every array too.
-                  "`v10_top_k`, the full sort": tops.get(("sort", 1024, 0)),
-                  "torch.topk": tops.get(("torch.topk", 1024, 16))}, "tops"))
+                 {"`v16_register_top --top 16 --values`":
+                  tops.get("top 16 with positions, v16", {}).get(10),
+                  "torch.topk": tops.get("torch.topk", {}).get(10)}, "v16_tops"))
     runs = gpus_runs() if recorded_rows("gpus") else {}
-    at_30 = {"`v16_multi_gpu --gpus 2`": ("v16_multi_gpu", 2), "`v16_multi_gpu --gpus 1`":
-             ("v16_multi_gpu", 1), "`cub_radix`, one GPU": ("cub_radix", 1)}
+    at_30 = {"`v17_multi_gpu --gpus 2`": ("v17_multi_gpu", 2), "`v17_multi_gpu --gpus 1`":
+             ("v17_multi_gpu", 1), "`cub_radix`, one GPU": ("cub_radix", 1)}
     rows.append(("2^30 keys, one GPU or two", {label: float(runs[key + (30,)]["sort_ms"])
                                               if key + (30,) in runs else None
                                               for label, key in at_30.items()}, "gpus"))
-    two = runs.get(("v16_multi_gpu", 2, 31))
-    rows.append(("2^31 keys on two GPUs", {"`v16_multi_gpu --gpus 2`":
+    two = runs.get(("v17_multi_gpu", 2, 31))
+    rows.append(("2^31 keys on two GPUs", {"`v17_multi_gpu --gpus 2`":
                                            float(two["sort_ms"]) if two else None}, "gpus"))
     return rows
 
@@ -1332,13 +1338,14 @@ def which_sort_table(tour):
         body.append([workload, f"{best}: {ms(best_ms)} ms",
                      f"{rest[0][1]}: {rest[0][0] / best_ms:.2f}x" if rest else "none measured",
                      str(len(measured)), experiment])
-    used = [name for name in ("tour", SEGMENT_STAGES, "tops", "gpus") if recorded_rows(name)]
+    used = [name for name in ("tour", SEGMENT_STAGES, "v16_tops", "gpus") if recorded_rows(name)]
     return (table(["workload", "fastest measured", "next fastest, its time / the fastest's",
                    "programs", "from"], body) + "\n" +
             f"The fastest of the programs record {RECORD.name} ({RECORD.gpu()}) timed for each "
             "workload, stages and libraries alike (int32 keys, uniform; each program's median "
             "time), from the experiment named: the tour for one array, segment_stages for many "
-            "(2^27 keys in all), tops, and gpus for one GPU against two (2^30 keys) and for two "
+            "(2^27 keys in all), v16_tops for the top-k (2^27 keys in all), and gpus for one GPU "
+            "against two (2^30 keys) and for two "
             "alone (2^31). Data: " +
             (", ".join(data_files(name) for name in used) or "none recorded") + ". " +
             "Of their runs, " + "; ".join(f"{name}: {checked_runs(recorded_rows(name))}"
@@ -2240,7 +2247,7 @@ def gpus_model():
     merge's passes at one copy each, a copy being the copy baseline's time on one GPU."""
     runs = gpus_runs()
     exchange = {int(row["bytes_per_gpu"]): row for row in recorded_rows("exchange")}
-    one, two = runs.get(("v16_multi_gpu", 1, 30)), runs.get(("v16_multi_gpu", 2, 31))
+    one, two = runs.get(("v17_multi_gpu", 1, 30)), runs.get(("v17_multi_gpu", 2, 31))
     copy, swap = runs.get(("copy", 1, 30)), exchange.get(4 << 30)
     if not (one and two and copy and swap):
         return None
@@ -2254,7 +2261,7 @@ def gpus_model():
 
 
 def gpus_table():
-    """v16_multi_gpu on one and two GPUs, v7_register_tile, CUB's radix sort and the copy on
+    """v17_multi_gpu on one and two GPUs, v7_register_tile, CUB's radix sort and the copy on
     one, and the time model."""
     rows = recorded_rows("gpus")
     found = gpus_model()
@@ -2264,9 +2271,9 @@ def gpus_table():
     body = [[f"`{row['program']}`", gpus, f"2^{q}", row["passes"], ms(float(row["sort_ms"])),
              ms(float(row["total_ms"]))] for (program, gpus, q), row in runs.items()]
     measured, model, parts = found
-    one = float(runs[("v16_multi_gpu", 1, 30)]["sort_ms"])
-    two = runs[("v16_multi_gpu", 2, 31)]
-    both = float(runs[("v16_multi_gpu", 2, 30)]["sort_ms"])
+    one = float(runs[("v17_multi_gpu", 1, 30)]["sort_ms"])
+    two = runs[("v17_multi_gpu", 2, 31)]
+    both = float(runs[("v17_multi_gpu", 2, 30)]["sort_ms"])
     radix = runs.get(("cub_radix", 1, 30))
     against_radix = ""
     if radix:
@@ -2279,7 +2286,7 @@ def gpus_table():
             f" On one GPU a user would run CUB's radix sort: it sorts 2^30 keys in {ms(cub)} ms "
             f"({cub / copy:.1f} copies of the array), **{both / cub:.2f}x** {faster} than this "
             f"stage on two GPUs ({ms(both)} ms) and {one / cub:.2f}x {faster_one} "
-            f"than this stage on one, whose {runs[('v16_multi_gpu', 1, 30)]['passes']} passes take "
+            f"than this stage on one, whose {runs[('v17_multi_gpu', 1, 30)]['passes']} passes take "
             f"{one / copy:.0f} copies. Two GPUs make the network {one / both:.2f}x faster at 2^30 "
             "and let it sort twice the keys; " +
             ("they do not make it a rival of a radix sort on one GPU." if cub < both else

@@ -63,6 +63,7 @@ if doctest_case is None:
                  ["--log2", "15", "--values", "--order", "desc"]]
     if "--top" in options:
         runs += [["--log2", "15", "--segment", "1024", "--top", "16", "--values"],
+                 ["--log2", "15", "--segment", "128", "--top", "4", "--order", "desc"],
                  ["-n", "3000", "--top", "8", "--values", "--order", "desc"],
                  ["--log2", "16", "--top", "1", "--dist", "few-unique"]]
     if "--gpus" in options:
@@ -74,7 +75,7 @@ if doctest_case is None:
                   "float"]]
 else:
     runs = [[f"--test-case={doctest_case}"]]
-# A sort across GPUs (--gpus, v16_multi_gpu) calls NCCL, which asks the runtime for peer access
+# A sort across GPUs (--gpus, v17_multi_gpu) calls NCCL, which asks the runtime for peer access
 # that an earlier call enabled and takes the error it expects (cudaErrorPeerAccessAlreadyEnabled).
 # The sanitizer would count each one; its checks of the kernels' memory stay on, and every
 # runtime call of the course's own code is checked by CUDA_CHECK, which fails the run (exit 3).

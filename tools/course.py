@@ -26,7 +26,7 @@ ARGSORT_BASELINES = ["cub_segmented", "cub_packed_radix"]
 # Programs of the baselines executable that are not a stage.
 BASELINE_PROGRAMS = ["std_sort", "copy"] + DEVICE_BASELINES + SEGMENTED_BASELINES
 # The lab's own sorts, built from a stage's source but not stages (build/tools/NAME).
-LAB_SORTS = ["word_argsort", "rank_argsort", "register_top"]
+LAB_SORTS = ["word_argsort", "rank_argsort"]
 
 
 class Stage:
@@ -109,7 +109,7 @@ VARIANTS_FILE = os.path.join(TOOLS, "variants.txt")
 DIRECTIONS, MIRRORED = "directions in the compares", "mirrored network, no flips"
 FLIP_VARIANTS = {"v8_batched": {"v8_directions": DIRECTIONS, "v8_mirrored": MIRRORED},
                  "v9_argsort": {"v9_directions": DIRECTIONS, "v9_mirrored": MIRRORED}}
-# The variants that answer an exercise of docs/20_exercises.md, by exercise: the mirrored network
+# The variants that answer an exercise of docs/21_exercises.md, by exercise: the mirrored network
 # in v8 is exercise 9, and v9's is the same answer in the argsort. tools/make_student_copy.py
 # leaves them out of the copy it makes for students.
 ANSWER_VARIANTS = {"v8_mirrored": 9, "v9_mirrored": 9}
@@ -365,8 +365,8 @@ def gpu_name(device=0):
 
 
 # The course's kernel names, as the tools find them in ncu's and cuobjdump's longer names.
-KERNELS = ("block_sort", "block_merge", "bitonic_step", "multistep", "block_top", "keep_half",
-           "group_steps", "block_word_argsort", "block_rank_argsort")
+KERNELS = ("block_sort", "block_merge", "bitonic_step", "multistep", "block_top", "register_top",
+           "keep_half", "group_steps", "block_word_argsort", "block_rank_argsort")
 
 
 def kernel_of(name):
@@ -374,13 +374,16 @@ def kernel_of(name):
     return next((kernel for kernel in KERNELS if kernel in name), None)
 
 
-def launch_plan(build, stage, n, segment=None):
+def launch_plan(build, stage, n, segment=None, top=None):
     """The launches of one sort of n keys (a power of two), as the stage's program prints them
     with --trace-launches from its own for_each_launch: ([{launch, kernel, size, stride, steps}],
-    launches_per_sort(n), which the program states in its first line). No GPU is needed."""
+    launches_per_sort(n), which the program states in its first line); with `top`, those of a
+    top-k and launches_per_top. No GPU is needed."""
     command = program_command(build, stage) + ["--trace-launches", "-n", str(n)]
     if segment:
         command += ["--segment", str(segment)]
+    if top:
+        command += ["--top", str(top)]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({result.returncode}): {result.stderr.strip()}")
@@ -521,7 +524,7 @@ def copy_course(destination, leave_out=()):
 
 
 def add_stage(tree, stage, start, gpu_tests, idea):
-    """Adds a stage to the tree `tree` as chapter 20 says a student does: a copy of the stage
+    """Adds a stage to the tree `tree` as chapter 21 says a student does: a copy of the stage
     `start`, and an entry in stages.txt (without a chapter) that copies start's, with the test
     names `gpu_tests` as its gpu tests. Returns the new stage's folder, for the caller to edit."""
     folder = os.path.join(tree, stage)

@@ -64,12 +64,9 @@ does not make.
   v15_tops       v15_tile4096's top 16 of keys alone against its variant v15_top_words
                  (block_top on 32-bit words) and its full sort, arrays of 128 .. 2^14 keys,
                  2^27 keys in all (lab note top_keys)
-  register_tops  the lab's top-k in registers (tools/register_top.cu) against v15_tile4096's
-                 top 16 and full sort, arrays of 128 .. 4096 keys, 2^27 keys in all (lab note
-                 top_keys)
-  register_top_values
-                 the same with each key's position (--values): against v15_tile4096's top 16
-                 and argsort (lab note top_keys)
+  v16_tops       v16_register_top's top 16 against v15_tile4096's, its own full sort, its
+                 top 16 with positions (--values) and torch.topk on the same rows, arrays of
+                 128 .. 4096 keys, 2^27 keys in all (chapter 18)
   long_argsorts  v13_any_bits, its variant with 16 keys a thread (v13_keys16) and
                  v12_key_words, with and without --values (an argsort of the whole input, each
                  key's position carried in a 64-bit item), against cub::DeviceRadixSort's
@@ -83,7 +80,7 @@ does not make.
                  v15_tile4096) on many arrays, keys alone, against v8_batched and its fastest
                  rivals (cub_segmented, cub_packed_radix, torch.sort up to 2^16 keys per array);
                  and the argsorts (--values) of v9_argsort, v15_tile4096 and cub_packed_radix;
-                 for arrays of 8 .. 2^20 keys, 2^27 keys in all (chapter 19)
+                 for arrays of 8 .. 2^20 keys, 2^27 keys in all (chapter 20)
   argsorts       v9_argsort with and without --values, v8_batched, the argsorts (--values) of
                  cub_segmented and cub_packed_radix, and torch.sort, for arrays of 2 .. 2^16
                  keys, 2^27 keys in all (chapters 10 and 11)
@@ -98,16 +95,16 @@ does not make.
   floats         v11_float_keys's sort, argsort and top-k of floats (--type float) against the same
                  of ints, v10_top_k's of ints, and torch.sort and torch.topk on float32 rows,
                  for arrays of 128, 1024 and 4096 keys, 2^27 keys in all (chapter 13)
-  gpus           v16_multi_gpu on one GPU (2^30 keys) and on two (2^30 and 2^31), v7_register_tile,
+  gpus           v17_multi_gpu on one GPU (2^30 keys) and on two (2^30 and 2^31), v7_register_tile,
                  CUB's radix sort and the copy baseline on one (2^30): the sort across GPUs
                  against what a user would run on one GPU, its last exchange
                  as the program times it, and the parts of the time model; needs two GPUs
-                 (chapter 18)
+                 (chapter 19)
   exchange       tools/nccl_exchange on GPUs 0 and 1: the grouped ncclSend and ncclRecv of
-                 v16_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 18)
+                 v17_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 19)
   spread         every stage in five separate runs (--spread-runs) at 2^15, 2^17 and 2^20:
-                 how far apart two measurements of one program fall (chapter 19)
-  distributions  every stage on every distribution at 2^24 (lab note inputs, chapter 19)
+                 how far apart two measurements of one program fall (chapter 20)
+  distributions  every stage on every distribution at 2^24 (lab note inputs, chapter 20)
                  spread and distributions take --stages: only those stages, to measure again
                  the stages whose code changed; with --replace-in RECORDED.csv the output is
                  that record with those rows replaced (same variant, program and size)
@@ -118,9 +115,9 @@ does not make.
                  blocks of a thread block cluster of 2 .. 16, against a pass with none and a
                  copy (tools/cluster_steps.cu), at 2^24, 2^27 and 2^29 (lab note clusters)
   copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
-                 the array costs at each size, the floor's unit (chapter 19)
+                 the array costs at each size, the floor's unit (chapter 20)
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
-                 each, taking turns: which is faster beyond the spread of the runs (chapter 19)
+                 each, taking turns: which is faster beyond the spread of the runs (chapter 20)
 
 A variant of a stage is one of tools/variants.txt: the stage's own code but for the lines of its
 bitonic_index.h or bitonic_sort.cu that the entry edits (constants, the tile's padding, a launch
@@ -356,28 +353,22 @@ def v15_tops(runner):
     }, lengths=[7, 8, 10, 12, 14])
 
 
-def register_tops(runner):
-    """The lab's top-k in registers (tools/register_top) against v15_tile4096's top-k and full
-    sort of the same arrays, keys alone, K = 16."""
-    stage = stage_program(runner.build, "v15_tile4096")
-    return mapping_sweep(runner, "register_tops", {
-        "top 16, v15 (as built)": stage + ["--top", "16"],
-        "top 16 in registers": course.program_command(runner.build, "register_top") + [
-            "--top", "16"],
-        "the full sort, v15": stage,
-    }, lengths=[7, 8, 10, 12])
-
-
-def register_top_values(runner):
-    """register_tops with each key's position (--values): the lab's top-k in registers on 64-bit
-    items against v15_tile4096's top-k and argsort of the same arrays."""
-    stage = stage_program(runner.build, "v15_tile4096")
-    return mapping_sweep(runner, "register_top_values", {
-        "top 16 with positions, v15 (as built)": stage + ["--top", "16"],
-        "top 16 with positions in registers": course.program_command(
-            runner.build, "register_top") + ["--top", "16"],
-        "the argsort, v15": stage,
-    }, ["--values"], lengths=[7, 8, 10, 12])
+def v16_tops(runner):
+    """v16_register_top's top 16 (one register_top launch) against v15_tile4096's (block_sort of
+    the runs, then block_top), against v16's full sort of the same arrays, against v16's top 16
+    with positions (--values), and against torch.topk on the same rows (keys and int64 indices),
+    arrays of 128 .. 4096 keys."""
+    stage = stage_program(runner.build, "v16_register_top")
+    lengths = [7, 8, 10, 12]
+    records = mapping_sweep(runner, "v16_tops", {
+        "top 16, v16": stage + ["--top", "16"],
+        "top 16, v15": stage_program(runner.build, "v15_tile4096") + ["--top", "16"],
+        "the full sort, v16": stage,
+        "top 16 with positions, v16": stage + ["--top", "16", "--values"],
+    }, lengths=lengths)
+    return records + torch_batch(runner, "v16_tops", [
+        ["--log2", "27", "--segment", str(1 << length), "--reps", "5", "--top", "16"]
+        for length in lengths])
 
 
 def flips_sweep(runner, stage, variant, options=()):
@@ -629,9 +620,9 @@ def with_link(records):
 
 
 def gpus(runner):
-    """v16_multi_gpu across one and two GPUs, with v7_register_tile, CUB's radix sort (what a
+    """v17_multi_gpu across one and two GPUs, with v7_register_tile, CUB's radix sort (what a
     user would run on one GPU: 2^30 keys fit it) and the copy alone."""
-    stage = course.program_command(runner.build, "v16_multi_gpu")
+    stage = course.program_command(runner.build, "v17_multi_gpu")
     runs = [("copy", course.program_command(runner.build, "copy") + ["--log2", "30"]),
             ("v7_register_tile", stage_program(runner.build, "v7_register_tile") +
              ["--log2", "30"]),
@@ -662,12 +653,19 @@ def exchange(runner):
     return with_link(records)
 
 
+def on_one_gpu(build, stage):
+    """STAGE's command on one GPU, as the tour runs it: a stage that sorts across GPUs takes
+    every GPU there is unless told --gpus 1 (GPU 0; CUDA_VISIBLE_DEVICES picks which)."""
+    return stage_program(build, stage) + (["--gpus", "1"] if course.sorts_across_gpus(stage)
+                                          else [])
+
+
 def spread(runner):
     records = []
     for q in (15, 17, 20):
         for repeat in range(runner.spread_runs):
             for stage in runner.stages:
-                records.append(runner.record("spread", f"run {repeat + 1}", stage_program(
+                records.append(runner.record("spread", f"run {repeat + 1}", on_one_gpu(
                     runner.build, stage) + ["--log2", str(q), "--reps", "20"]))
     return records
 
@@ -678,48 +676,43 @@ def distributions(runner):
     for q in runner.distribution_sizes:
         for stage in runner.stages:
             for name in names:
-                records.append(runner.record("distributions", name, stage_program(
+                records.append(runner.record("distributions", name, on_one_gpu(
                     runner.build, stage) + ["--log2", str(q), "--dist", name, "--reps",
                                             "3" if q == 24 else "1"]))
     return records
 
 
-def barriers(runner):
-    """The barriers program prints one row per method; each becomes a record."""
-    program = os.path.join(runner.build, "tools", "barriers")
+def method_rows(runner, experiment, program, sizes, methods, shown):
+    """A lab program that prints one CSV row per method it times (barriers, cluster_steps), run
+    at 2^q keys for q in `sizes`: `methods` rows a run, each a record of `experiment`; the
+    columns `shown` go to the progress line."""
     records = []
-    for q in range(10, 25, 2):
-        command = [program, "--log2", str(q), "--reps", str(course.repetitions(q)), "--csv"]
+    for q in sizes:
+        command = [os.path.join(runner.build, "tools", program), "--log2", str(q), "--reps",
+                   str(course.repetitions(q)), "--csv"]
         result = subprocess.run(command, capture_output=True, text=True)
         rows = list(csv.DictReader(result.stdout.strip().splitlines()))
-        if result.returncode != 0 or len(rows) != 3:
+        if result.returncode != 0 or len(rows) != methods:
             sys.exit(f"{' '.join(command)} failed with exit code {result.returncode}:\n"
                      f"{result.stderr}")
         for row in rows:
-            print(f"barriers|{row['method']}|{row['n']}|{row['sort_ms']}|{row['validation']}",
-                  file=sys.stderr, flush=True)
-            records.append({"experiment": "barriers", **row, "nvidia_driver": runner.driver,
+            print("|".join([experiment] + [row[column] for column in shown]), file=sys.stderr,
+                  flush=True)
+            records.append({"experiment": experiment, **row, "nvidia_driver": runner.driver,
                             "date": runner.date})
     return records
+
+
+def barriers(runner):
+    """v0's launches, a CUDA Graph and grid.sync(): three rows a run."""
+    return method_rows(runner, "barriers", "barriers", range(10, 25, 2), 3,
+                       ["method", "n", "sort_ms", "validation"])
 
 
 def clusters(runner):
-    """The cluster_steps program prints one row per method; each becomes a record."""
-    program = os.path.join(runner.build, "tools", "cluster_steps")
-    records = []
-    for q in (24, 27, 29):
-        command = [program, "--log2", str(q), "--reps", str(course.repetitions(q)), "--csv"]
-        result = subprocess.run(command, capture_output=True, text=True)
-        rows = list(csv.DictReader(result.stdout.strip().splitlines()))
-        if result.returncode != 0 or len(rows) != 10:
-            sys.exit(f"{' '.join(command)} failed with exit code {result.returncode}:\n"
-                     f"{result.stderr}")
-        for row in rows:
-            print(f"clusters|{row['method']}|{row['cluster_blocks']}|{row['steps']}|{row['n']}|"
-                  f"{row['kernel_ms']}|{row['validation']}", file=sys.stderr, flush=True)
-            records.append({"experiment": "clusters", **row, "nvidia_driver": runner.driver,
-                            "date": runner.date})
-    return records
+    """The copy, the pass, 4 steps within a block and 4 across clusters: ten rows a run."""
+    return method_rows(runner, "clusters", "cluster_steps", (24, 27, 29), 10,
+                       ["method", "cluster_blocks", "steps", "n", "kernel_ms", "validation"])
 
 
 def copy(runner):
@@ -743,7 +736,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v13_groups": v13_groups,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
-               "register_tops": register_tops, "register_top_values": register_top_values,
+               "v16_tops": v16_tops,
                "long_argsorts": long_argsorts, "segments": segments,
                "segment_stages": segment_stages,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,

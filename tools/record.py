@@ -143,7 +143,7 @@ REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words
 # note on groups.
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
                      "v7_register_tile,v13_any_bits,v14_span,v15_tile4096")
-# At 2^27: the stages the chapters read a profile of at that size (v8 .. v12 and v16 are read at
+# At 2^27: the stages the chapters read a profile of at that size (v8 .. v12 and v17 are read at
 # 2^20 alone), in two chunks, each well inside a device call of ten minutes (profile-20's eleven
 # programs took 113 s at 2^20): v0 .. v5, whose hundreds of launches take one Nsight Compute pass
 # apiece, and the rest with the variants chapters 15 to 17 read.
@@ -233,10 +233,8 @@ CHUNKS = [
     experiment("v15_argsorts", "v15's argsort of one long array (chapter 17)", 60),
     experiment("v15_tops", "v15's top-k of keys on 64-bit items against 32-bit words and its "
                "full sort (lab note top_keys)", 60, optional=True),
-    experiment("register_tops", "a top-k in registers against v15's top-k and full sort (lab "
-               "note top_keys)", 30, optional=True),
-    experiment("register_top_values", "the same with positions (--values) against v15's top-k "
-               "and argsort (lab note top_keys)", 30, optional=True),
+    experiment("v16_tops", "v16's top-k against v15's, its full sort and torch.topk (chapter 18)",
+               60),
     experiment("clusters", "a compare step across the blocks of a cluster against one within a "
                "block, 2^24 .. 2^29 (lab note clusters)", 60, program="cluster_steps",
                optional=True),
@@ -278,7 +276,7 @@ CHUNKS = [
     fact("packed", "packed_kernels", "the kernels of the packed radix sort", 45),
     fact("short_stages", "short_stages", "why v15 sorts short arrays more slowly than v8 (lab "
          "note many_arrays)", 45, optional=True),
-    experiment("gpus", "v16 on one GPU and on two, 2^30 and 2^31 keys", 310, gpus=2),
+    experiment("gpus", "v17 on one GPU and on two, 2^30 and 2^31 keys", 310, gpus=2),
     experiment("exchange", "NCCL's exchange between two GPUs alone", 30, program="nccl_exchange",
                gpus=2),
 ]

@@ -61,14 +61,13 @@ DRIVER_INTERFACE = ("common/driver.h", "common/errors.h", "common/validate.h")
 # The lab's programs, by the name a row gives them, and their source in tools/.
 LAB_SOURCES = {"word_argsort": "tools/word_argsort.cu", "rank_argsort": "tools/rank_argsort.cu",
                "barriers": "tools/barriers.cu", "cluster_steps": "tools/cluster_steps.cu",
-               "register_top": "tools/register_top.cu",
                "transfers": "tools/transfers.cu",
                "nccl_exchange": "tools/nccl_exchange.cu", "torch": "tools/torch_rows.py",
                "baselines": "tools/baselines.cu"}
 # The stage whose sources a lab program compiles in (tools/meson.build): its folder is on the
 # program's include path.
 LAB_STAGES = {"word_argsort": "v8_batched", "rank_argsort": "v8_batched",
-              "barriers": "v0_naive", "register_top": "v15_tile4096"}
+              "barriers": "v0_naive"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # A copy of the course for students (tools/make_student_copy.py) leaves out the variants that
 # answer an exercise (course.ANSWER_VARIANTS) and writes here what the records need of them:

@@ -24,7 +24,7 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 - chapter 16's kinds of pass (span_kind), their table of copies, the span-copies value (at
   2^27, or at the size it names, of the stage or variant it names), and its pass counts from
   network_dump (span_passes_table);
-- chapter 19's run of the stages on many arrays (segment_stages_table): the fastest stage and
+- chapter 20's run of the stages on many arrays (segment_stages_table): the fastest stage and
   the fastest rival at each length, keys alone and argsorts apart, the stage in copies of the
   GPU's own copy, the length up to which a stage wins at every length, the lengths at which a
   stage is the fastest, and the values that quote an ncu_facts.py experiment (fact, fact-over);
@@ -606,8 +606,7 @@ check(wants == [True, True, True, True] and
 # What only the lab notes read (chunks of record.py --all) the README and the chapters may not.
 check(generate.notes_only_experiments() == {"v9_directions", "v9_mirrored", "pipes", "directions",
                                              "words", "short_stages", "v8_pipes", "v9_compare",
-                                             "clusters", "v15_tops", "register_tops",
-                                             "register_top_values"},
+                                             "clusters", "v15_tops"},
       "the experiments only optional chunks write: those the lab notes alone read")
 
 
@@ -660,7 +659,7 @@ with tempfile.TemporaryDirectory() as results:
           "a value the chosen record lacks is read from the fallback and names it; a pinned one "
           "is not; claims are checked where their values are read")
 
-# What to use (chapter 19): per workload the fastest program the record timed, and the next.
+# What to use (chapter 20): per workload the fastest program the record timed, and the next.
 class WhichTour:
     def sizes(self):
         return [14, 20, 29]

@@ -4,9 +4,10 @@
 // equal to the first K of what std::sort makes of it, with indices that check_indices accepts
 // (each position of an array named once at most, each pointing at an equal input key), and the
 // very positions a stable sort keeps (equal keys by position). Every K
-// the stage takes for arrays of 2 to 2^12 keys, arrays long enough to need several block_top
-// launches, a whole input that is not a power of two, ties and the extremes of int32, both
-// orders; and exactly the launches launches_per_top says.
+// the stage takes for arrays of 2 to 2^12 keys, inputs of 16 to 2048 keys (one small block),
+// arrays long enough to need several block_top launches, a whole input that is not a power of
+// two, ties and the extremes of int32, both orders; and exactly the launches launches_per_top
+// says.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -89,6 +90,27 @@ TEST_CASE("every K of arrays from 2 to 2^12 keys, with many ties and with the ex
       check_top(std::uint64_t{1} << 15, segment, top, Distribution::kUniform, false, false);
     }
   }
+}
+
+TEST_CASE("inputs of fewer than 4096 keys: one block of fewer than 256 threads, or of a warp") {
+  // v16's register_top runs a block of n / 16 threads here: below 512 keys fewer than a warp's
+  // lanes, whose shuffles name only those. Whole inputs and several arrays, K up to 16.
+  for (std::uint64_t n = 16; n <= 2048; n *= 2) {
+    for (unsigned top : {1u, 8u, 16u}) {
+      if (top >= n) {
+        continue;
+      }
+      for (const bool ascending : {true, false}) {
+        check_top(n, 0, top, Distribution::kFewUnique, ascending, true);
+        check_top(n, 0, top, Distribution::kUniform, ascending, false);
+        if (n >= 64) {
+          check_top(n, 32, top, Distribution::kExtremes, ascending, true);
+        }
+      }
+    }
+  }
+  // Not a power of two: 300 keys pad to 512.
+  check_top(300, 0, 16, Distribution::kUniform, false, true);
 }
 
 TEST_CASE("long arrays that need several block_top launches, and one whole input") {

@@ -5,11 +5,14 @@ from it (tools/course.py, launch_plan). For every stage and every n = 2^0 .. 2^3
 plan must have launches_per_sort(n) launches (the count the comment line states, and that the
 gpu suite holds the real launches to), numbered in order, and run the network's steps in order:
 each launch starts at the step after the last one of the launch before, and the steps add up to
-q(q + 1) / 2.
+q(q + 1) / 2. For a stage that takes --top, the plan of a top-k must have the launches that
+launches_per_top states: a top-k that fits register_top (v16) one launch of it, any other a sort
+of the runs of K keys (block_sort first) and block_top launches.
 
 Usage: trace_launches_test.py SOURCE_ROOT BUILD_DIR
 """
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.abspath(sys.argv[1]), "tools"))
@@ -52,6 +55,19 @@ for entry in course.stages():
             failures.append(f"{where}: the launches run {total} steps, the network has "
                             f"{q * (q + 1) // 2}")
     print(f"{stage}: plans of 2^0 .. 2^30 checked", flush=True)
+    if "--top" not in subprocess.run(course.program_command(build, stage) + ["--help"],
+                                     capture_output=True, text=True).stdout:
+        continue
+    for segment, top in ((1024, 16), (1024, 64), (16, 8), (8192, 16), (2, 1)):
+        plan, expected = course.launch_plan(build, stage, 1 << 16, segment, top)
+        where = f"{stage} --trace-launches -n 65536 --segment {segment} --top {top}"
+        kernels = [launch["kernel"] for launch in plan]
+        shape_right = kernels in (["register_top"], ) or (
+            kernels[:1] == ["block_sort"] and set(kernels) <= {"block_sort", "group_steps",
+                                                                "block_top"})
+        if len(plan) != expected or not shape_right:
+            failures.append(f"{where}: {kernels}, launches_per_top says {expected}")
+    print(f"{stage}: plans of five top-ks checked", flush=True)
 for failure in failures[:20]:
     print("FAIL", failure)
 sys.exit(1 if failures else 0)

@@ -310,7 +310,7 @@ __host__ __device__ inline unsigned group_word(unsigned slot) {
 }
 
 // The kernels bitonic_sort launches.
-enum class Kernel { block_sort, group_steps, block_top };
+enum class Kernel { block_sort, group_steps, block_top, register_top };
 
 // A kernel's name, as --trace-launches prints it.
 inline const char *kernel_name(Kernel kernel) {
@@ -321,6 +321,8 @@ inline const char *kernel_name(Kernel kernel) {
       return "group_steps";
     case Kernel::block_top:
       return "block_top";
+    case Kernel::register_top:
+      return "register_top";
   }
   return "unknown";
 }
@@ -334,32 +336,6 @@ struct Launch {
   unsigned stride;
   unsigned steps;
 };
-
-// The launches of the merge of n keys (a power of two) that form a bitonic sequence into one
-// direction, alone: the sort across GPUs makes one after its exchanges, where no pass can run
-// the next merge's strides (they pair keys of two GPUs). Above the tile: group_steps passes, the
-// last one the merge's tail. A tile or less: one block_sort, which sorts the keys outright, as
-// cheaply.
-template <typename LaunchFunction>
-void for_each_merge_launch(unsigned n, LaunchFunction launch) {
-  if (n < 2) {
-    return;
-  }
-  if (n <= kTileSize) {
-    const unsigned t = exact_log2(n);
-    launch(Launch{Kernel::block_sort, 2, 1, t * (t + 1) / 2});
-    return;
-  }
-  // Strides of a group or more: up to kStepsPerPass of them per group_steps launch.
-  unsigned stride = n / 2;
-  while (stride >= kGroupSize) {
-    const unsigned steps = steps_in_pass(stride);
-    launch(Launch{Kernel::group_steps, n, stride, steps});
-    stride >>= steps;
-  }
-  // The merge's tail, stride .. 1: one group_steps on neighbouring keys.
-  launch(Launch{Kernel::group_steps, n, stride, exact_log2(stride) + 1});
-}
 
 // The launches bitonic_sort makes for n keys (a power of two) in arrays of
 // `segment` keys, in order, each handed to
@@ -445,68 +421,6 @@ inline unsigned long long launches_per_sort(unsigned n) {
   return launches_per_segment_sort(n, n);
 }
 
-// The launches of for_each_merge_launch(n = 2^q): none for one key, one up to a group, and above
-// it ceil((q - kGroupBits) / kStepsPerPass) passes of global strides and one on neighbouring keys.
-inline unsigned long long launches_per_merge(unsigned n) {
-  const unsigned long long passes = n <= kGroupSize ? 0 : exact_log2(n) - kGroupBits;
-  return n < 2 ? 0 : (passes + kStepsPerPass - 1) / kStepsPerPass + 1;
-}
-
-// Sorting across GPUs (v16): GPU g of `gpus` holds keys g * n .. (g + 1) * n - 1 of the array.
-// A stride below n pairs keys of one GPU; a stride of n * s pairs key i of GPU g with key i of
-// GPU g ^ s, chapter 1's partner index one level up. Each GPU then needs all n keys of its
-// partner, and keeps at every i the smaller or the larger of the two.
-//
-//   4 GPUs, n keys each                 rank 0    rank 1    rank 2    rank 3
-//   local sorts (sizes 2 .. n)          up        down      up        down
-//   size 2n: stride n   (s = 1)         0 <-> 1             2 <-> 3
-//            merge (strides n/2 .. 1)   up        up        down      down
-//   size 4n: stride 2n  (s = 2)         0 <-----------> 2,  1 <-----------> 3
-//            stride n   (s = 1)         0 <-> 1             2 <-> 3
-//            merge (strides n/2 .. 1)   up        up        up        up
-
-// One exchange: the compare step of size span * n and stride rank_stride * n between GPUs.
-struct Exchange {
-  unsigned span;
-  unsigned rank_stride;
-};
-
-// The exchanges of a sort across `gpus` GPUs in the network's order: for each merge of 2, 4, ...,
-// gpus GPUs, its rank strides span / 2 .. 1. After rank stride 1 each GPU merges its own keys.
-template <typename ExchangeFunction>
-void for_each_exchange(unsigned gpus, ExchangeFunction exchange) {
-  for (unsigned span = 2; span <= gpus; span *= 2) {
-    for (unsigned rank_stride = span / 2; rank_stride > 0; rank_stride /= 2) {
-      exchange(Exchange{span, rank_stride});
-    }
-  }
-}
-
-// The GPU that GPU g swaps keys with at rank stride s: g ^ s, which differs from g in bit s.
-inline unsigned partner_rank(unsigned rank, unsigned rank_stride) {
-  return rank ^ rank_stride;
-}
-
-// Whether GPU `rank`'s keys end up ascending in a merge of `span` GPUs (1: its own sort):
-// sorts_ascending for its keys, whose bit span * n is bit `span` of the rank.
-inline bool group_ascending(unsigned rank, unsigned span, bool ascending) {
-  return ((rank & span) == 0) == ascending;
-}
-
-// Whether GPU `rank` keeps the smaller key at each index at rank stride s, in a merge of that
-// direction: the lower GPU of the pair (bit s of its rank 0) does when the merge ascends.
-inline bool keeps_smaller_half(unsigned rank, unsigned rank_stride, bool ascending) {
-  return ((rank & rank_stride) == 0) == ascending;
-}
-
-// The launches of a sort of n keys on each of gpus = 2^L GPUs, all GPUs together: on each, its
-// sort, a keep_half per exchange (merges of 2, 4, ... GPUs have 1, 2, ... rank strides: L (L + 1)
-// / 2 in all) and L merges.
-inline unsigned long long launches_per_gpus_sort(unsigned n, unsigned gpus) {
-  const unsigned long long levels = exact_log2(gpus);
-  return gpus * (launches_per_sort(n) + levels * (levels + 1) / 2 + levels * launches_per_merge(n));
-}
-
 // The most keys --top keeps of an array shorter than it: block_top holds two runs of `top` keys
 // or more in one block's tile.
 constexpr unsigned kMaxTop = kTileSize / 2;
@@ -527,19 +441,54 @@ inline unsigned runs_per_block(unsigned n, unsigned top, unsigned stride) {
   return n / stride < runs_in_tile ? n / stride : runs_in_tile;
 }
 
-// The launches of a top-k after the sort of every run of `top` keys (for_each_launch(n, top)):
-// the block_top launches that leave the first `top` keys of each array of `segment` keys as its
-// `top` smallest (largest, descending), in order. `top` is a power of two, at most kMaxTop or
-// the whole array. Launch{block_top, top, stride, rounds}: the runs of `top` keys that are left
-// lie `stride` keys apart; after the launch's rounds, 2^rounds times as far.
+// register_top's mapping. The T = per_array threads of an array (a power of two, 1 .. 256) are
+// neighbours in the block; thread j of them (register_top_thread) holds in its register k the
+// array's key k * T + j (register_top_position), so that neighbouring lanes read neighbouring
+// keys. T = 4, j = 1: keys 1, 5, 9, ..., 61. The array starts in the block's tile 16 keys after
+// each thread before its first (register_top_start): thread 6 with T = 4 is j = 2 of the array
+// of threads 4 .. 7, which starts at key 64.
+__host__ __device__ inline unsigned register_top_thread(unsigned thread, unsigned per_array) {
+  return thread & (per_array - 1);
+}
+
+__host__ __device__ inline unsigned register_top_position(unsigned thread, unsigned k,
+                                                          unsigned per_array) {
+  return k * per_array + register_top_thread(thread, per_array);
+}
+
+__host__ __device__ inline unsigned register_top_start(unsigned thread, unsigned per_array) {
+  return (thread - register_top_thread(thread, per_array)) * kKeysPerThread;
+}
+
+// Whether a top-k of `top` keys of arrays of `segment` keys is one register_top launch: `top` fits
+// one thread's kKeysPerThread registers and is less than the array (top == segment is a whole
+// sort), and the array has 16 .. kTileSize keys, one thread's to one block's.
+inline bool uses_register_top(unsigned segment, unsigned top) {
+  return top <= kKeysPerThread && top < segment && segment >= kKeysPerThread &&
+      segment <= kTileSize;
+}
+
+// The launches of a top-k. Where uses_register_top: one, Launch{register_top, top,
+// kKeysPerThread, rounds}: each thread sorts a run of 16 keys, and the log2(segment / 16) rounds
+// that follow halve the runs of each array to one. Otherwise, after the sort of every run of
+// `top` keys (for_each_launch(n, top)): the block_top launches that leave the first `top` keys
+// of each array of `segment` keys as its `top` smallest (largest, descending), in order. `top`
+// is a power of two, at most kMaxTop or the whole array. Launch{block_top, top, stride, rounds}:
+// the runs of `top` keys that are left lie `stride` keys apart; after the launch's rounds,
+// 2^rounds times as far.
 //
-//   n = 8192, segment 1024, top 16: the sort of runs of 16 keys (one block_sort), then one
-//   block_top of 6 rounds (1024 / 16 = 64 runs of an array, 2^6): 64, 32, ..., 2, 1 run.
-//   n = 2^20, segment 2^20, top 16: two block_tops, of 8 rounds each (a tile holds
-//   4096 / 16 = 2^8 runs), taking runs 16 and 4096 keys apart; then one run is left.
+//   n = 8192, segment 1024, top 16: one register_top of 6 rounds (1024 / 16 = 64 runs of an
+//   array, 2^6): 64, 32, ..., 2, 1 run.
+//   n = 2^20, segment 2^20, top 16: after the sort of runs of 16 keys (for_each_launch's one
+//   block_sort), two block_tops of 8 rounds each (a tile holds 4096 / 16 = 2^8 runs), taking
+//   runs 16 and 4096 keys apart; then one run is left.
 template <typename LaunchFunction>
 void for_each_top_launch(unsigned n, unsigned segment, unsigned top, LaunchFunction launch) {
   if (n < 2) {
+    return;
+  }
+  if (uses_register_top(segment, top)) {
+    launch(Launch{Kernel::register_top, top, kKeysPerThread, exact_log2(segment / kKeysPerThread)});
     return;
   }
   for (unsigned stride = top; stride < segment;) {
@@ -549,12 +498,16 @@ void for_each_top_launch(unsigned n, unsigned segment, unsigned top, LaunchFunct
   }
 }
 
-// The launches of a top-k of n keys in arrays of `segment`: those of the sort of every run of
-// `top` keys, then one block_top for every log2(kTileSize / top) halvings of the runs:
+// The launches of a top-k of n keys in arrays of `segment`: one register_top where
+// uses_register_top; otherwise those of the sort of every run of `top` keys, then one block_top
+// for every log2(kTileSize / top) halvings of the runs:
 //   launches_per_segment_sort(n, top) + ceil(log2(segment / top) / log2(kTileSize / top))
 inline unsigned long long launches_per_top(unsigned n, unsigned segment, unsigned top) {
   if (n < 2) {
     return 0;
+  }
+  if (uses_register_top(segment, top)) {
+    return 1;
   }
   const unsigned long long halvings = exact_log2(segment / top);
   if (halvings == 0) {

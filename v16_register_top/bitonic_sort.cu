@@ -1,4 +1,4 @@
-// v16_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+// v16_register_top: a top-k of up to 16 keys of arrays up to 4096 keys in one launch, in registers.
 //
 // What this program does
 //   Sorts n 32-bit integers in device memory with the bitonic sorting network
@@ -8,44 +8,42 @@
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
 // What changes from v15_tile4096, and why
-//   One GPU holds at most 2^30 keys. Past that the keys must spread over several GPUs, and the
-//   network does not change: with n keys on each of P GPUs (rank g holds keys g * n .. (g + 1) *
-//   n - 1), a stride below n pairs keys of one GPU, and a stride of n * s pairs key i of GPU g
-//   with key i of GPU g ^ s, chapter 1's XOR partner one level up (bitonic_index.h,
-//   for_each_exchange). So each GPU sorts its keys with v15's kernels (bitonic_sort, one array);
-//   then for each merge size of 2, 4, ..., P GPUs and each of its rank strides, every GPU swaps
-//   its keys with its partner through NCCL (ncclSend and ncclRecv in one group, exchange_keys)
-//   and keeps, at each index, the smaller or the larger key (keep_half); after a merge size's
-//   last exchange each GPU merges its own keys (bitonic_merge, the launches of
-//   for_each_merge_launch: one merge alone, whose last pass takes no strides of the next, as
-//   those pair keys of two GPUs). The GPUs, their NCCL communicators, streams and receive buffers
-//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v15's kernels, and its argsort,
-//   top-k and floats of many arrays on one GPU, do not change; keys alone move as 32-bit words,
-//   and bitonic_merge runs them so.
+//   v15's --top K sorts every run of K keys (block_sort, which reads and writes the array), then
+//   block_top reads the runs back and keeps the better half of two, round by round in shared
+//   memory, as 64-bit items even for keys alone. On arrays of up to 1024 keys that costs more
+//   than v15's sort of the whole arrays (lab note top_keys): a top-k with no reason to exist
+//   there.
+//   Here a top-k of K <= 16 keys of arrays of 16 .. 4096 keys, K below the array's length
+//   (uses_register_top), is one launch, register_top, on v15's mapping: a thread loads 16 keys
+//   of one array (register_top_position) and sorts them in its registers (sort_thread_keys); two
+//   lanes trade their runs through shuffles and each keeps the better half, which one merge in
+//   registers sorts (keep_better_half), partners 1, 2, 4, ... lanes apart until every lane holds
+//   its array's best 16 (its warp's, for an array longer than a warp's 512 keys); a longer
+//   array ends in shared memory, one run per warp. Keys alone travel as 32-bit words, with
+//   --values as v15's items. Longer arrays and larger K keep v15's two steps. The sort does not
+//   change.
+//   The plan names the new kernel: Kernel and kernel_name have register_top, sort_words' switch
+//   passes it by, for_each_top_launch and launches_per_top give its one launch where it
+//   applies, and top_segments chooses it.
 //
 // Prediction
-//   On two GPUs, 2^31 keys take the time of one GPU's sort of 2^30, plus one exchange of 4 GiB
-//   each way at the link's bandwidth, one keep_half (two arrays read, one written: about 1.5
-//   copies of the array) and one merge of 2^30 keys (2 group_steps passes of global strides and
-//   one on neighbouring keys, about 3 copies): a few tens of ms on top of a sort of 2^30 keys,
-//   under 1.35x this program's sort of 2^30 keys on one GPU when the GPUs share NVLink. On one
-//   GPU (P = 1) nothing changes from v15.
-//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v15's sort: the same
+//   register_top reads each key once and writes K keys of every array: half a copy of the
+//   array. v15's top-k reads and writes it in block_sort (a copy) and reads it again in
+//   block_top (half a copy), and its sort of arrays up to a tile is one block_sort (a copy). If
+//   memory set the time, a top-k of 16 keys would take a third of v15's and half its sort's.
+//   Chapter 12's profile found block_top bound by shared memory, not by memory (its L1 and
+//   shared-memory pipe far busier than DRAM), which registers and shuffles avoid: at least 2x
+//   faster than v15's top-k, and faster than the sort of the same arrays from 128 keys an array.
+//   Speedup at 2^29 over the stage before: 0.97x .. 1.03x; the sort does not change: the same
 //   time.
 //
-// Build and run (NCCL must be installed: README, "Prerequisites")
-//   meson setup build && meson compile -C build v16_multi_gpu
-//   build/v16_multi_gpu/v16_multi_gpu --log2 24 --gpus 1
-#include <nccl.h>
-
+// Build and run
+//   meson setup build && meson compile -C build v16_register_top
+//   build/v16_register_top/v16_register_top --log2 27 --segment 1024 --top 16
 #include <algorithm>
-#include <memory>
-#include <string>
-#include <vector>
 
 #include "bitonic_index.h"
 #include "cuda_check.h"
-#include "errors.h"
 #include "stage.h"
 
 namespace {
@@ -650,14 +648,131 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-// Keeps, at every index i, the smaller (`smaller`) or the larger of this GPU's key and the
-// partner GPU's key at i: every compare of an exchange at once, each GPU writing its own side.
-// One thread per key; n <= 2^30, so n / 256 blocks fit the grid.
-__global__ void keep_half(int *keys, const int *received, unsigned n, bool smaller) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    keys[i] = smaller ? min(keys[i], received[i]) : max(keys[i], received[i]);
+// One round of register_top: this lane's run of 16 words, sorted ascending, and the run of lane
+// ^ distance become, in both lanes, the 16 smallest words of the two, sorted. block_top's rule
+// (keep a[j] or b[top - 1 - j], whichever is smaller, then merge), with the partner's run read
+// backwards through shuffles: lane l keeps min(a[j], b[15 - j]) and lane l ^ distance
+// min(b[j], a[15 - j]), the same 16 words in the reverse order, so after the merge both hold
+// the same run and neither lane idles. With runs of 4 words for short:
+//
+//   lane 0: a = 1 4 6 9, reads b backwards 8 5 3 2, keeps 1 4 3 2, merges to 1 2 3 4
+//   lane 1: b = 2 3 5 8, reads a backwards 9 6 4 1, keeps 2 3 4 1, merges to 1 2 3 4
+template <typename Word>
+__device__ void keep_better_half(Word (&key)[kKeysPerThread], unsigned distance, unsigned lanes) {
+  Word other[kKeysPerThread];
+  // All the partner's words first, then the mins: the min into register k would overwrite the
+  // word that the shuffle for register 15 - k has yet to send.
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    other[k] = __shfl_xor_sync(lane_mask(lanes), key[kKeysPerThread - 1 - k], distance);
   }
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    key[k] = min(key[k], other[k]);
+  }
+  // A bitonic sequence (rising then falling in one lane of the pair, falling then rising in the
+  // other): one ascending merge, strides 8 .. 1 in registers, sorts it.
+  compare_registers(key, kRegisterBits - 1);
+}
+
+// The `top` smallest keys (largest, descending) of every array of `segment` keys, in one launch
+// (uses_register_top: top <= 16, top < segment, segment 16 .. kTileSize). The T = per_array =
+// segment / 16 threads of an array hold its keys as register_top_position says: for T >= 8 a
+// warp's lanes read whole 32-byte sectors of neighbouring keys. Each thread sorts its 16 words,
+// flipped for a descending top-k as block_top flips them (the smallest flipped words are the
+// largest keys). Then the lanes of an array trade runs, partners 1, 2, 4, ... apart up to T or a
+// warp's 32 lanes (keep_better_half), after which every lane holds the best run of its array,
+// or, for an array longer than a warp's 512 keys (T > 32), of its warp. Such an array spans
+// T / 32 warps: each leaves its run in shared memory, and the array's first warp takes them,
+// one a lane, and trades them again. The first `top` words of the last run are the array's
+// `top` keys, in order: its first thread writes them over its first `top` keys, as v15's --top
+// leaves them.
+template <typename Word>
+__global__ void __launch_bounds__(kBlockThreads)
+    register_top(int *keys, int *indices, unsigned segment, unsigned top, bool ascending,
+                 bool floats) {
+  // The best run of each warp, for arrays that span warps.
+  __shared__ Word warp_runs[kBlockThreads / kWarpSize][kKeysPerThread];
+  const unsigned per_array = segment / kKeysPerThread;
+  const unsigned j = register_top_thread(threadIdx.x, per_array);
+  // The first key of this thread's array: blocks hold whole arrays, kTileSize keys each.
+  const unsigned start =
+      blockIdx.x * blockDim.x * kKeysPerThread + register_top_start(threadIdx.x, per_array);
+  Word key[kKeysPerThread];
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned position = register_top_position(threadIdx.x, k, per_array);
+    key[k] = make_word<Word>(keys[start + position], position, ascending, floats);
+  }
+  flip_keys(key, !ascending);
+  // Ascending, as the one run of an array of 16 keys that starts at key 0.
+  sort_thread_keys(key, 0, kKeysPerThread, kKeysPerThread, true);
+  // A block smaller than a warp (n < 512) has only blockDim.x lanes, which the shuffles' mask
+  // must name alone.
+  const unsigned lanes = warp_lanes(blockDim.x);
+  // Partners within the array's threads (distance < T) and within the warp (distance < 32).
+  for (unsigned distance = 1; distance < min(per_array, kWarpSize); distance *= 2) {
+    keep_better_half(key, distance, lanes);
+  }
+  if (per_array > kWarpSize) {
+    // The array's warps are `warps` neighbouring warps of the block (T / 32 = 2 .. 8, a power
+    // of two), the first of them a multiple of `warps`.
+    const unsigned warp = threadIdx.x / kWarpSize;
+    const unsigned lane = threadIdx.x % kWarpSize;
+    const unsigned warps = per_array / kWarpSize;
+    // Every lane of the warp holds the same run now: lane 0 stores it.
+    if (lane == 0) {
+#pragma unroll
+      for (unsigned k = 0; k < kKeysPerThread; ++k) {
+        warp_runs[warp][k] = key[k];
+      }
+    }
+    // Barrier: every warp's run must be in shared memory before the array's first warp reads it.
+    __syncthreads();
+    // The other warps are done: no barrier follows, so they may leave.
+    if (warp % warps != 0) {
+      return;
+    }
+    // Lane l takes the run of the array's warp l % warps: lanes l and l ^ distance, distance <
+    // warps, then hold the runs of two different warps, as (l ^ distance) % warps is
+    // (l % warps) ^ distance.
+#pragma unroll
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      key[k] = warp_runs[warp + lane % warps][k];
+    }
+    // Here the block has 64 threads or more: every lane of the warp runs.
+    for (unsigned distance = 1; distance < warps; distance *= 2) {
+      keep_better_half(key, distance, kWarpSize);
+    }
+  }
+  // The array's first thread writes its first `top` keys.
+  if (j == 0) {
+    flip_keys(key, !ascending);
+    // Unrolled, each register a constant index: with a loop to `top`, key[k] would be an
+    // array in local memory, written and read there.
+#pragma unroll
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      if (k < top) {
+        store_item(keys, indices, start + k, key[k], ascending, floats);
+      }
+    }
+  }
+}
+
+// The top-k of register_top: one launch, a block per tile of kTileSize keys (one block of n / 16
+// threads when n is smaller), so that a block holds whole arrays. Keys alone as 32-bit words;
+// with positions (indices) as items.
+void register_top_segments(int *keys, int *indices, unsigned n, unsigned segment, unsigned top,
+                           bool ascending, bool floats) {
+  const unsigned tile_size = std::min(n, kTileSize);
+  const unsigned blocks = n / tile_size;
+  const unsigned threads = tile_size / kKeysPerThread;
+  if (indices == nullptr) {
+    register_top<unsigned><<<blocks, threads>>>(keys, indices, segment, top, ascending, floats);
+  } else {
+    register_top<Item><<<blocks, threads>>>(keys, indices, segment, top, ascending, floats);
+  }
+  CHECK_LAUNCH();
 }
 
 // The launches of a sort of n >= 2 keys in arrays of `segment`, each key held as a Word: an
@@ -686,7 +801,8 @@ void sort_words(int *keys, int *indices, unsigned n, unsigned segment, bool asce
         launch_group_steps<Word>(keys, indices, n, launch, segment, ascending, floats);
         break;
       case Kernel::block_top:
-        // Only a top-k has it, after this sort (bitonic_top_segments).
+      case Kernel::register_top:
+        // Only a top-k has them (bitonic_top_segments).
         break;
     }
   });
@@ -714,6 +830,12 @@ void argsort_segments(int *keys, int *indices, unsigned n, unsigned segment, boo
 // The top-k of v10, of ints or, with `floats`, of floats' bits.
 void top_segments(int *keys, int *indices, unsigned n, unsigned segment, unsigned top,
                   bool ascending, bool floats) {
+  // Up to 16 keys of arrays of 16 .. kTileSize keys: one launch, with no sort of the runs
+  // first (for_each_top_launch gives that launch alone).
+  if (uses_register_top(segment, top)) {
+    register_top_segments(keys, indices, n, segment, top, ascending, floats);
+    return;
+  }
   // Every run of `top` keys sorted, as if the arrays were `top` keys long; with indices, each
   // key's position in its run.
   argsort_segments(keys, indices, n, top, ascending, floats);
@@ -728,36 +850,6 @@ void top_segments(int *keys, int *indices, unsigned n, unsigned segment, unsigne
                                    segment, ascending, floats);
     CHECK_LAUNCH();
   });
-}
-
-// The merge of n keys that form a bitonic sequence into the requested order: the launches of
-// for_each_merge_launch (bitonic_index.h), as argsort_segments makes them for one array of n
-// keys alone.
-void bitonic_merge(int *keys, unsigned n, bool ascending) {
-  for_each_merge_launch(n, [&](const Launch &launch) {
-    switch (launch.kernel) {
-      case Kernel::block_sort:
-        // n is a tile or less: one block sorts all of it.
-        block_sort<unsigned>
-            <<<1, std::max(1u, n / kKeysPerThread)>>>(keys, nullptr, n, n, ascending, false);
-        CHECK_LAUNCH();
-        break;
-      case Kernel::group_steps:
-        launch_group_steps<unsigned>(keys, nullptr, n, launch, n, ascending, false);
-        break;
-      case Kernel::block_top:
-        // Only a top-k has it.
-        break;
-    }
-  });
-}
-
-// NCCL's calls return an ncclResult_t: a failure becomes a FatalError naming the call, like
-// CUDA_CHECK's (exit code 3).
-void check_nccl(ncclResult_t result, const char *call) {
-  if (result != ncclSuccess) {
-    throw FatalError(kExitCudaError, std::string(call) + " failed: " + ncclGetErrorString(result));
-  }
 }
 
 }  // namespace
@@ -786,137 +878,4 @@ void bitonic_sort_segments(int *keys, unsigned n, unsigned segment, bool ascendi
 void bitonic_sort(int *keys, unsigned n, bool ascending) {
   // The whole input is one array.
   bitonic_sort_segments(keys, n, n, ascending);
-}
-
-// What the GPUs of a sort share (stage.h): communicator g of one NCCL clique, on device g, and on
-// each device a stream for NCCL's transfers, a buffer for the partner's keys, and two events
-// that order that stream with the kernels on the device's default stream.
-struct GpuTeam {
-  unsigned per_gpu = 0;
-  std::vector<ncclComm_t> comms;
-  std::vector<cudaStream_t> streams;
-  std::vector<int *> received;
-  std::vector<cudaEvent_t> sorted, arrived;
-  // Frees what was made, on error too (a destructor reports nothing: see cuda_buffers.h).
-  ~GpuTeam() {
-    for (unsigned g = 0; g < comms.size(); ++g) {
-      ncclCommDestroy(comms[g]);
-    }
-    for (unsigned g = 0; g < streams.size(); ++g) {
-      cudaSetDevice(static_cast<int>(g));
-      cudaStreamDestroy(streams[g]);
-      cudaFree(received[g]);
-      cudaEventDestroy(sorted[g]);
-      cudaEventDestroy(arrived[g]);
-    }
-  }
-};
-
-GpuTeam *make_gpu_team(unsigned gpus, unsigned per_gpu) {
-  auto team = std::make_unique<GpuTeam>();
-  team->per_gpu = per_gpu;
-  // One communicator per device of this process, rank g on device g.
-  std::vector<ncclComm_t> comms(gpus);
-  std::vector<int> devices(gpus);
-  for (unsigned g = 0; g < gpus; ++g) {
-    devices[g] = static_cast<int>(g);
-  }
-  check_nccl(ncclCommInitAll(comms.data(), static_cast<int>(gpus), devices.data()),
-             "ncclCommInitAll");
-  team->comms = comms;
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-    team->streams.push_back(nullptr);
-    team->received.push_back(nullptr);
-    team->sorted.push_back(nullptr);
-    team->arrived.push_back(nullptr);
-    CUDA_CHECK(cudaStreamCreateWithFlags(&team->streams[g], cudaStreamNonBlocking));
-    CUDA_CHECK(cudaMalloc(&team->received[g], per_gpu * sizeof(int)));
-    // Events that keep their time: last_exchange_ms reads how long an exchange took.
-    CUDA_CHECK(cudaEventCreate(&team->sorted[g]));
-    CUDA_CHECK(cudaEventCreate(&team->arrived[g]));
-  }
-  return team.release();
-}
-
-void free_gpu_team(GpuTeam *team) {
-  delete team;
-}
-
-namespace {
-
-// Every GPU sends its keys to its partner (rank g ^ rank_stride) and receives the partner's
-// into team.received[g]. This one host thread drives every GPU, so the sends and receives go in
-// one NCCL group: NCCL starts them together when the group ends, where a lone ncclSend would
-// wait for a receive that the thread has not posted yet.
-void exchange_keys(const GpuTeam &team, int *const *keys, unsigned rank_stride) {
-  const unsigned gpus = static_cast<unsigned>(team.comms.size());
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-    // NCCL's stream waits for the kernels already launched on this device (the sort, the last
-    // merge or keep_half), which write the keys it sends.
-    CUDA_CHECK(cudaEventRecord(team.sorted[g], 0));
-    CUDA_CHECK(cudaStreamWaitEvent(team.streams[g], team.sorted[g], 0));
-  }
-  check_nccl(ncclGroupStart(), "ncclGroupStart");
-  for (unsigned g = 0; g < gpus; ++g) {
-    const int partner = static_cast<int>(partner_rank(g, rank_stride));
-    check_nccl(ncclSend(keys[g], team.per_gpu, ncclInt32, partner, team.comms[g], team.streams[g]),
-               "ncclSend");
-    check_nccl(ncclRecv(team.received[g], team.per_gpu, ncclInt32, partner, team.comms[g],
-                        team.streams[g]),
-               "ncclRecv");
-  }
-  check_nccl(ncclGroupEnd(), "ncclGroupEnd");
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-    // The kernels launched next on this device (keep_half, which overwrites the keys just
-    // sent) wait until both transfers are done.
-    CUDA_CHECK(cudaEventRecord(team.arrived[g], team.streams[g]));
-    CUDA_CHECK(cudaStreamWaitEvent(0, team.arrived[g], 0));
-  }
-}
-
-}  // namespace
-
-float last_exchange_ms(const GpuTeam *team) {
-  // On GPU g, the time from its keys being ready (sorted[g]) to its partner's having arrived
-  // (arrived[g]). A GPU whose partner was ready later waited for it too; the GPU that was ready
-  // last waited for no one, so the shortest of these times is the transfer alone.
-  float shortest = -1;
-  for (unsigned g = 0; team->comms.size() > 1 && g < team->comms.size(); ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-    CUDA_CHECK(cudaEventSynchronize(team->arrived[g]));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, team->sorted[g], team->arrived[g]));
-    shortest = shortest < 0 ? ms : std::min(shortest, ms);
-  }
-  return shortest;
-}
-
-void bitonic_sort_gpus(GpuTeam *team, int *const *keys, bool ascending) {
-  const unsigned gpus = static_cast<unsigned>(team->comms.size());
-  const unsigned n = team->per_gpu;
-  // The sizes up to n never leave a GPU: each sorts its keys, GPU g in the direction its merge
-  // of size n has in the whole network (group_ascending of one GPU), all GPUs at once (the
-  // launches return at once).
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-    bitonic_sort(keys[g], n, group_ascending(g, 1, ascending));
-  }
-  for_each_exchange(gpus, [&](const Exchange &exchange) {
-    exchange_keys(*team, keys, exchange.rank_stride);
-    for (unsigned g = 0; g < gpus; ++g) {
-      CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-      const bool up = group_ascending(g, exchange.span, ascending);
-      keep_half<<<(n + 255) / 256, 256>>>(keys[g], team->received[g], n,
-                                          keeps_smaller_half(g, exchange.rank_stride, up));
-      CHECK_LAUNCH();
-      // After the last exchange of a merge size (rank stride 1) the strides left, n / 2 .. 1,
-      // pair keys of one GPU, whose n keys now form a bitonic sequence: a merge sorts them.
-      if (exchange.rank_stride == 1) {
-        bitonic_merge(keys[g], n, up);
-      }
-    }
-  });
 }
