@@ -54,7 +54,7 @@ EXERCISES = {
                   ("gpu", "the GPU runs the unpadded sort's kernels, and no key crosses to the "
                           "host", "exercise_unpadded")],
         "sanitize": UNPADDED_SMALL},
-    2: {"cases": [("gpu", "keys sorted, values a permutation that points at each key",
+    2: {"cases": [("gpu", "keys sorted, each value still with its key",
                    "exercise_pairs"),
                   ("gpu", "the sort of pairs only queues its work on the GPU", "exercise_pairs"),
                   ("gpu", "the GPU runs the sort of pairs, and no key or value crosses to the "
