@@ -670,8 +670,9 @@ __device__ void keep_better_half(Word (&key)[kKeysPerThread], unsigned distance,
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
     key[k] = min(key[k], other[k]);
   }
-  // A bitonic sequence (rising then falling in one lane of the pair, falling then rising in the
-  // other): one ascending merge, strides 8 .. 1 in registers, sorts it.
+  // A bitonic sequence: the mins of a rising run and a falling one (the partner's, read
+  // backwards) rise, then fall, in both lanes of the pair. One ascending merge, strides 8 .. 1 in
+  // registers, sorts it.
   compare_registers(key, kRegisterBits - 1);
 }
 
