@@ -1377,6 +1377,16 @@ def segment_stages_fastest_at(program, values=False):
     return spoken_list([length_name(s) for s in lengths]) or "no length"
 
 
+def segment_stages_fastest_all(program, lowest, highest):
+    """'yes' when PROGRAM is segment_stages' fastest stage (keys alone) at every length it
+    measured from 2^lowest to 2^highest keys per array, and it measured one at least; else
+    'no'."""
+    times = segment_times(SEGMENT_STAGES)
+    lengths = [s for s in times.get(program, {}) if lowest <= s <= highest]
+    fastest = all(fastest_rival(times, s, STAGE_KEYS)[0] == program for s in lengths)
+    return "yes" if lengths and fastest else "no"
+
+
 def segment_field(name, program, s, field):
     """A column of PROGRAM's record for arrays of 2^s keys in the experiment `name`."""
     for row in recorded_rows(name):
