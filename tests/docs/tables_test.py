@@ -411,6 +411,12 @@ check(tables.segment_stages_faster_up_to() == "2^3" and
       tables.segment_stages_fastest_at("v15_tile4096") == "2^20" and
       tables.segment_stages_fastest_at("v15_tile4096 --values", values=True) == "1024 and 2^20",
       "the length up to which the fastest stage wins at every length; where each stage wins")
+check(tables.segment_stages_fastest_all("v8_batched", 3, 12) == "yes" and
+      tables.segment_stages_fastest_all("v8_batched", 3, 20) == "no" and
+      tables.segment_stages_fastest_all("v15_tile4096", 20, 20) == "yes" and
+      tables.segment_stages_fastest_all("v8_batched", 11, 12) == "no",
+      "the claim that one stage is the fastest at every length measured in a range: yes where "
+      "it is, no where a length is not its own, no for a range with no length measured")
 check(generate.INLINE_VALUES["segment-field"](
           ["segment_stages", "v15_tile4096", "20", "launches"], None, None) == "20",
       "a column of one program's record at one length")
