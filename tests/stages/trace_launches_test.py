@@ -6,8 +6,9 @@ plan must have launches_per_sort(n) launches (the count the comment line states,
 gpu suite holds the real launches to), numbered in order, and run the network's steps in order:
 each launch starts at the step after the last one of the launch before, and the steps add up to
 q(q + 1) / 2. For a stage that takes --top, the plan of a top-k must have the launches that
-launches_per_top states: a top-k that fits register_top (v16) one launch of it, any other a sort
-of the runs of K keys (block_sort first) and block_top launches.
+launches_per_top states: a top-k that fits register_top (a stage whose bitonic_index.h has
+uses_register_top, v16: K <= 16, K below the array's length, arrays of 16 to 4096 keys) one
+launch of it, any other a sort of the runs of K keys and block_top launches, no register_top.
 
 Usage: trace_launches_test.py SOURCE_ROOT BUILD_DIR
 """
@@ -58,13 +59,16 @@ for entry in course.stages():
     if "--top" not in subprocess.run(course.program_command(build, stage) + ["--help"],
                                      capture_output=True, text=True).stdout:
         continue
+    with open(os.path.join(os.path.abspath(sys.argv[1]), stage, "bitonic_index.h")) as file:
+        registers = "uses_register_top" in file.read()
     for segment, top in ((1024, 16), (1024, 64), (16, 8), (8192, 16), (2, 1)):
         plan, expected = course.launch_plan(build, stage, 1 << 16, segment, top)
         where = f"{stage} --trace-launches -n 65536 --segment {segment} --top {top}"
         kernels = [launch["kernel"] for launch in plan]
-        shape_right = kernels in (["register_top"], ) or (
-            kernels[:1] == ["block_sort"] and set(kernels) <= {"block_sort", "group_steps",
-                                                                "block_top"})
+        fits = registers and 16 <= segment <= 4096 and top <= 16 and top < segment
+        shape_right = kernels == ["register_top"] if fits else (
+            bool(kernels) and kernels[-1] == "block_top" and
+            set(kernels) <= {"block_sort", "group_steps", "block_top"})
         if len(plan) != expected or not shape_right:
             failures.append(f"{where}: {kernels}, launches_per_top says {expected}")
     print(f"{stage}: plans of five top-ks checked", flush=True)
