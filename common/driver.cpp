@@ -63,19 +63,6 @@ Report describe_run(const Algorithm &algorithm, const TimedRun &run, const Optio
   return report;
 }
 
-void print_report(const Options &options, const Report &report, bool first) {
-  if (options.format == OutputFormat::kCsv) {
-    if (first && options.header) {
-      print_csv_header(std::cout);
-    }
-    print_csv(std::cout, report);
-  } else {
-    std::cout << (first ? "" : "\n");
-    print_text(std::cout, report);
-  }
-  std::cout.flush();
-}
-
 // What the command line describes for these algorithms.
 ProgramSpec program_spec(const std::string &name, const std::vector<Algorithm> &algorithms) {
   ProgramSpec program{name, {}, false};
@@ -254,6 +241,19 @@ int run(const std::vector<std::string> &arguments, const std::string &program_na
 }
 
 }  // namespace
+
+void print_report(const Options &options, const Report &report, bool first) {
+  if (options.format == OutputFormat::kCsv) {
+    if (first && options.header) {
+      print_csv_header(std::cout);
+    }
+    print_csv(std::cout, report);
+  } else {
+    std::cout << (first ? "" : "\n");
+    print_text(std::cout, report);
+  }
+  std::cout.flush();
+}
 
 DeviceSort whole_array(void (*sort)(int *keys, unsigned n, bool ascending)) {
   return [sort](int *keys, unsigned n, unsigned, bool ascending) { sort(keys, n, ascending); };

@@ -53,6 +53,11 @@ struct Algorithm {
   GpusSort gpus_sort = nullptr;
 };
 
+struct Options;
+struct Report;
+// Prints a run's report as --format asks (text, or CSV with its header before the first run's).
+void print_report(const Options &options, const Report &report, bool first);
+
 // A DeviceSort from a function that sorts all n keys as one array (it takes no `segment`).
 DeviceSort whole_array(void (*sort)(int *keys, unsigned n, bool ascending));
 

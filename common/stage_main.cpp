@@ -10,6 +10,8 @@
 //   STAGE_HAS_GPUS      bitonic_sort_gpus         --gpus P       (v17_multi_gpu, which sorts
 //                                                                 across GPUs alone: Meson sets
 //                                                                 its other switches to 0)
+//   STAGE_HAS_RANKS     join_gpu_team (ranks.h)   mpirun -np P   (v17_multi_gpu where Meson
+//                                                                 found MPI: one process a GPU)
 //
 // The switches are macros because a stage without a function must not name it, nor the helpers
 // of its bitonic_index.h that go with it (kMaxTop, for_each_top_launch, ...).
@@ -20,6 +22,9 @@
 #include "bitonic_index.h"
 #include "driver.h"
 #include "stage.h"
+#if STAGE_HAS_RANKS
+#include "ranks.h"
+#endif  // STAGE_HAS_RANKS
 
 namespace {
 
@@ -74,6 +79,12 @@ void print_top_launches(unsigned n, unsigned segment, unsigned top) {
 }  // namespace
 
 int main(int argc, char **argv) {
+#if STAGE_HAS_RANKS
+  // Started by mpirun: this process is one rank of the sort, on one GPU (common/ranks.cpp).
+  if (launched_by_mpi()) {
+    return run_ranks(argc, argv, STAGE_NAME);
+  }
+#endif  // STAGE_HAS_RANKS
   Algorithm stage;
   stage.name = STAGE_NAME;
   stage.kind = Kind::kStage;

@@ -335,6 +335,8 @@ def generated_blocks(tour, profile, network_dump):
         "float-stage": tables.float_table,
         "gpus-stage": tables.gpus_table,
         "gpus-projection": tables.gpus_projection,
+        "gpus-ranks": tables.ranks_table,
+        "gpus-nodes": tables.nodes_projection,
         "v8-mapping": tables.mapping_table,
         "v9-mapping": lambda: tables.mapping_table("v9_mapping"),
         "v9-compare": lambda: tables.mapping_table("v9_compare"),
@@ -589,6 +591,8 @@ INLINE_VALUES = {
     "repeat-max": lambda args, tour, profile: tables.repeat_max(int(args[0])),
     "neighbours": spread_value("neighbours"),
     "neighbours-verdict": spread_value("neighbours-verdict"),
+    # ratio:Q or over-one:Q: the two ranks' time at 2^Q over the one process's (tables.py).
+    "ranks": lambda args, tour, profile: tables.ranks_value(args[0], int(args[1])),
     # The measured time of 2^31 keys on two GPUs over chapter 19's model of it.
     "gpus-model-ratio": lambda args, tour, profile: (
         tables.NOT_MEASURED if tables.gpus_model() is None else

@@ -2242,9 +2242,12 @@ def top_kernel_value(variant, kernel, column):
 
 
 def gpus_runs():
-    """{(program, GPUs, log2 n): row} of the record's gpus."""
+    """{(program, GPUs, log2 n): row} of the record's gpus, one process driving its GPUs (those
+    of the form with one process a GPU are ranks_runs')."""
     runs = {}
     for row in recorded_rows("gpus"):
+        if row["variant"].endswith("ranks"):
+            continue
         gpus = int(row["device"].split(" x ")[0]) if " x " in row["device"] else 1
         runs[(row["program"], gpus, log2(row["n"]))] = row
     return runs
@@ -2366,6 +2369,96 @@ def gpus_projection():
             "From the model's parts above, with every GPU's link as fast as the measured pair's "
             "(a hypothesis: 4 and 8 GPUs were not measured) and 2^30 keys per GPU, so "
             "P x 2^30 keys in all.\n")
+
+
+def ranks_runs():
+    """{log2 n: row} of the record's gpus: v17_multi_gpu as two processes under mpirun."""
+    return {log2(row["n"]): row for row in recorded_rows("gpus") if row["variant"] == "2 ranks"}
+
+
+def ranks_value(kind, q):
+    """At 2^q: 'ratio', the two ranks' time over the one process's on two GPUs, or 'over-one',
+    the two ranks' time over the one process's 2^(q - 1) on one GPU (twice the keys on twice
+    the GPUs)."""
+    rank, runs = ranks_runs().get(q), gpus_runs()
+    other = (runs.get(("v17_multi_gpu", 2, q)) if kind == "ratio" else
+             runs.get(("v17_multi_gpu", 1, q - 1)))
+    if rank is None or other is None:
+        return NOT_MEASURED
+    return f"{float(rank['sort_ms']) / float(other['sort_ms']):.2f}x"
+
+
+def ranks_table():
+    """v17_multi_gpu on two GPUs as one process and as two under mpirun, with CUB's radix sort
+    on one GPU, at each size the record ran both forms."""
+    ranks, runs = ranks_runs(), gpus_runs()
+    body = []
+    for q in sorted(ranks):
+        one, rank = runs.get(("v17_multi_gpu", 2, q)), ranks[q]
+        radix = runs.get(("cub_radix", 1, q))
+        if one is None:
+            continue
+        body.append([f"2^{q}", ms(float(one["sort_ms"])), ms(float(rank["sort_ms"])),
+                     f"{float(rank['sort_ms']) / float(one['sort_ms']):.2f}x",
+                     f"{float(rank['exchange_gb_s']):.0f}" if rank["exchange_gb_s"] else "",
+                     ms(float(radix["sort_ms"])) if radix else "- (more than one GPU holds)"])
+    if not body:
+        return NOT_MEASURED + "\n"
+    return (table(["n", "one process, two GPUs ms", "two ranks ms", "ranks / one process",
+                   "two ranks' exchange GB/s one way", "`cub_radix`, one GPU ms"], body) + "\n" +
+            f"Measured on two {ranks[max(ranks)]['device'].split(' x ')[-1]} of one machine on "
+            f"{record_days(list(ranks.values()))}, in one run of `tools/experiments.py gpus`; "
+            "data: " + data_files("gpus") + ". Each row's two forms ran one after the "
+            "other, each the median of 5 timed sorts after one warm-up, on the host's clock; the "
+            "ranks' from a barrier of both ranks before the sort to one after it. The one "
+            "process's sorts are checked against std::sort, the ranks' by their own check "
+            "(common/ranks.cpp: each share in order, each boundary, and a checksum of all keys)."
+            " CUB's radix sort is the `baselines` program's, on one GPU.\n")
+
+
+# Links between machines, for the time model across nodes: a rank's network bandwidth one way,
+# from the links' rated speeds (assumed, not measured by the course): InfiniBand NDR at 400 Gb/s
+# and Ethernet at 100 Gb/s, one adapter per GPU.
+NODE_LINKS = (("InfiniBand NDR, 400 Gb/s", 50.0), ("Ethernet, 100 Gb/s", 12.5))
+# GPUs a machine holds, joined by NVLink: the ranks of one machine are consecutive.
+GPUS_PER_NODE = 8
+
+
+def exchanges_across(gpus, per_node):
+    """(exchanges in all, those whose partners are on different machines) of the sort across
+    `gpus` GPUs, `per_node` to a machine: merge level l has rank strides 2^(l - 1) .. 1, and a
+    stride of per_node or more pairs ranks of two machines."""
+    levels, local = gpus.bit_length() - 1, per_node.bit_length() - 1
+    across = sum(max(0, level - local) for level in range(1, levels + 1))
+    return levels * (levels + 1) // 2, across
+
+
+def nodes_projection():
+    """The time model of 2^30 keys per GPU on 2 .. 64 GPUs, eight to a machine: the exchanges
+    within a machine at the measured NVLink speed, those across machines at each NODE_LINKS
+    speed."""
+    found = gpus_model()
+    if found is None:
+        return NOT_MEASURED + "\n"
+    _, _, parts = found
+    gib = 4 * 2 ** 30 / 1e9
+    body = []
+    for gpus in (2, 4, 8, 16, 32, 64):
+        levels = gpus.bit_length() - 1
+        exchanges, across = exchanges_across(gpus, GPUS_PER_NODE)
+        within = exchanges - across
+        base = parts["sort"] + exchanges * parts["keep_half"] + levels * parts["merge"] + \
+            within * parts["exchange"]
+        times = [base + across * gib / rate * 1000 for _, rate in NODE_LINKS]
+        body.append([gpus, exchanges, across] +
+                     [f"{ms(time)} ({time / parts['sort']:.1f}x)" for time in times])
+    return (table(["P", "exchanges", "of them across machines"] +
+                  [f"model ms, {name} ({rate:g} GB/s)" for name, rate in NODE_LINKS], body) +
+            "\n" + f"2^30 keys per GPU, {GPUS_PER_NODE} GPUs to a machine joined as the "
+            f"measured pair is ({parts['gb_s']:.0f} GB/s one way), consecutive ranks on one "
+            "machine; in brackets, over one GPU's sort of 2^30 keys. The links' speeds are their "
+            "rated ones, one adapter per GPU, not measured: a hypothesis on paper, like every "
+            "row past two GPUs.\n")
 
 
 # The clusters experiment (tools/cluster_steps.cu, lab note clusters): its sizes, and the methods

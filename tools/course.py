@@ -7,6 +7,7 @@ docs/generate.py. Python 3 standard library only.
 import csv
 import datetime
 import io
+import json
 import os
 import re
 import shutil
@@ -182,6 +183,21 @@ def course_stage_names():
 
 def is_stage(program):
     return program not in BASELINE_PROGRAMS + LAB_SORTS
+
+
+def runs_as_ranks(build, stage):
+    """Whether the build made STAGE's program in the form that also runs as one process per GPU
+    under mpirun (meson.build: a stage that sorts across GPUs, where MPI was found): Meson's
+    record of the build lists common/ranks.cpp among the program's sources."""
+    try:
+        with open(os.path.join(build, "meson-info", "intro-targets.json")) as file:
+            targets = json.load(file)
+    except (OSError, ValueError):
+        return False
+    return any(target["name"] == stage and any(
+        source.endswith(os.path.join("common", "ranks.cpp"))
+        for part in target.get("target_sources", []) for source in part.get("sources", []))
+        for target in targets)
 
 
 def sorts_across_gpus(name, root=ROOT):

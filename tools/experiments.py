@@ -95,11 +95,12 @@ does not make.
   floats         v11_float_keys's sort, argsort and top-k of floats (--type float) against the same
                  of ints, v10_top_k's of ints, and torch.sort and torch.topk on float32 rows,
                  for arrays of 128, 1024 and 4096 keys, 2^27 keys in all (chapter 13)
-  gpus           v17_multi_gpu on one GPU (2^30 keys) and on two (2^30 and 2^31), v7_register_tile,
-                 CUB's radix sort and the copy baseline on one (2^30): the sort across GPUs
-                 against what a user would run on one GPU, its last exchange
-                 as the program times it, and the parts of the time model; needs two GPUs
-                 (chapter 19)
+  gpus           v17_multi_gpu on one GPU (2^30 keys) and on two (2^29, 2^30 and 2^31),
+                 v7_register_tile, CUB's radix sort (2^29, 2^30) and the copy baseline on one
+                 (2^30): the sort across GPUs against what a user would run on one GPU, its last
+                 exchange as the program times it, and the parts of the time model; where the
+                 build made it, the same sort as two processes under mpirun beside each two-GPU
+                 run; needs two GPUs (chapter 19)
   exchange       tools/nccl_exchange on GPUs 0 and 1: the grouped ncclSend and ncclRecv of
                  v17_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 19)
   spread         every stage in five separate runs (--spread-runs) at 2^15, 2^17 and 2^20:
@@ -131,6 +132,7 @@ import argparse
 import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -621,15 +623,24 @@ def with_link(records):
 
 def gpus(runner):
     """v17_multi_gpu across one and two GPUs, with v7_register_tile, CUB's radix sort (what a
-    user would run on one GPU: 2^30 keys fit it) and the copy alone."""
+    user would run on one GPU: 2^30 keys fit it) and the copy alone; where the build made it,
+    the same sort as two processes under mpirun, one a GPU (common/ranks.cpp), beside the
+    one-process form at each size."""
     stage = course.program_command(runner.build, "v17_multi_gpu")
+    cub = course.program_command(runner.build, "cub_radix")
     runs = [("copy", course.program_command(runner.build, "copy") + ["--log2", "30"]),
             ("v7_register_tile", stage_program(runner.build, "v7_register_tile") +
              ["--log2", "30"]),
-            ("cub_radix", course.program_command(runner.build, "cub_radix") + ["--log2", "30"]),
-            ("1 GPU", stage + ["--gpus", "1", "--log2", "30"]),
-            ("2 GPUs", stage + ["--gpus", "2", "--log2", "30"]),
-            ("2 GPUs", stage + ["--gpus", "2", "--log2", "31"])]
+            ("cub_radix", cub + ["--log2", "29"]), ("cub_radix", cub + ["--log2", "30"]),
+            ("1 GPU", stage + ["--gpus", "1", "--log2", "30"])]
+    ranks = course.runs_as_ranks(runner.build, "v17_multi_gpu") and shutil.which("mpirun")
+    if ranks:
+        # mpirun starts as root only when told it may (the GPU machines run as root).
+        os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    for q in (29, 30, 31):
+        runs.append(("2 GPUs", stage + ["--gpus", "2", "--log2", str(q)]))
+        if ranks:
+            runs.append(("2 ranks", ["mpirun", "-np", "2"] + stage + ["--log2", str(q)]))
     return with_link([runner.record("gpus", variant, command + ["--reps", "5"])
                       for variant, command in runs])
 

@@ -276,7 +276,8 @@ CHUNKS = [
     fact("packed", "packed_kernels", "the kernels of the packed radix sort", 45),
     fact("short_stages", "short_stages", "why v15 sorts short arrays more slowly than v8 (lab "
          "note many_arrays)", 45, optional=True),
-    experiment("gpus", "v17 on one GPU and on two, 2^30 and 2^31 keys", 310, gpus=2),
+    experiment("gpus", "v17 on one GPU and on two, in one process and as two under mpirun, "
+               "2^29 .. 2^31 keys", 310, gpus=2),
     experiment("exchange", "NCCL's exchange between two GPUs alone", 30, program="nccl_exchange",
                gpus=2),
 ]

@@ -134,8 +134,13 @@ def timing_files(sources):
 
 
 def stage_files(sources, stage):
-    return included(sources, [f"{stage}/bitonic_sort.cu", f"{stage}/bitonic_index.h"],
-                    [stage, "common"]) + timing_files(sources)
+    files = included(sources, [f"{stage}/bitonic_sort.cu", f"{stage}/bitonic_index.h"],
+                     [stage, "common"])
+    # A stage that also runs as one process per GPU (it includes ranks.h) is timed in that form
+    # by common/ranks.cpp, as in the other by sort_runner.cu.
+    if "common/ranks.h" in files:
+        files.append("common/ranks.cpp")
+    return files + timing_files(sources)
 
 
 def lab_name(program):

@@ -22,6 +22,11 @@
 //   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v16's kernels, and its argsort,
 //   top-k and floats of many arrays on one GPU, do not change; keys alone move as 32-bit words,
 //   and bitonic_merge runs them so.
+//   Where Meson found MPI the program also runs as one process per GPU, the form that reaches
+//   past one machine: started by `mpirun -np P`, each process (a rank) drives one GPU and makes
+//   its share of the keys, and the ranks join one NCCL clique with an id that rank 0 makes and
+//   MPI hands to the others (join_gpu_team here, the rest in common/ranks.cpp). The kernels and
+//   the exchanges do not change: a GpuTeam says which ranks this process's GPUs are.
 //
 // Prediction
 //   On two GPUs, 2^31 keys take the time of one GPU's sort of 2^30, plus one exchange of 4 GiB
@@ -36,9 +41,11 @@
 // Build and run (NCCL must be installed: README, "Prerequisites")
 //   meson setup build && meson compile -C build v17_multi_gpu
 //   build/v17_multi_gpu/v17_multi_gpu --log2 24 --gpus 1
+//   mpirun -np 2 build/v17_multi_gpu/v17_multi_gpu --log2 24    (MPI found: one rank per GPU)
 #include <nccl.h>
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,6 +53,7 @@
 #include "bitonic_index.h"
 #include "cuda_check.h"
 #include "errors.h"
+#include "ranks.h"
 #include "stage.h"
 
 namespace {
@@ -924,11 +932,17 @@ void bitonic_sort(int *keys, unsigned n, bool ascending) {
   bitonic_sort_segments(keys, n, n, ascending);
 }
 
-// What the GPUs of a sort share (stage.h): communicator g of one NCCL clique, on device g, and on
-// each device a stream for NCCL's transfers, a buffer for the partner's keys, and two events
-// that order that stream with the kernels on the device's default stream.
+// What the GPUs of a sort share (stage.h): this process's communicators of one NCCL clique, one
+// per GPU it drives, and on each of those GPUs a stream for NCCL's transfers, a buffer for the
+// partner's keys, and two events that order that stream with the kernels on the device's default
+// stream. One process drives every GPU (make_gpu_team: ranks 0 .. P - 1 on devices 0 .. P - 1),
+// or one GPU as one rank of P processes (join_gpu_team, ranks.h): its GPU g is rank first_rank +
+// g of the clique, on device devices[g].
 struct GpuTeam {
   unsigned per_gpu = 0;
+  unsigned ranks = 0;
+  unsigned first_rank = 0;
+  std::vector<int> devices;
   std::vector<ncclComm_t> comms;
   std::vector<cudaStream_t> streams;
   std::vector<int *> received;
@@ -939,7 +953,7 @@ struct GpuTeam {
       ncclCommDestroy(comms[g]);
     }
     for (unsigned g = 0; g < streams.size(); ++g) {
-      cudaSetDevice(static_cast<int>(g));
+      cudaSetDevice(devices[g]);
       cudaStreamDestroy(streams[g]);
       cudaFree(received[g]);
       cudaEventDestroy(sorted[g]);
@@ -948,30 +962,66 @@ struct GpuTeam {
   }
 };
 
+namespace {
+
+// What the team keeps on each of its GPUs, made on devices[g] for every g.
+void add_gpu_buffers(GpuTeam &team) {
+  for (unsigned g = 0; g < team.devices.size(); ++g) {
+    CUDA_CHECK(cudaSetDevice(team.devices[g]));
+    team.streams.push_back(nullptr);
+    team.received.push_back(nullptr);
+    team.sorted.push_back(nullptr);
+    team.arrived.push_back(nullptr);
+    CUDA_CHECK(cudaStreamCreateWithFlags(&team.streams[g], cudaStreamNonBlocking));
+    CUDA_CHECK(cudaMalloc(&team.received[g], team.per_gpu * sizeof(int)));
+    // Events that keep their time: last_exchange_ms reads how long an exchange took.
+    CUDA_CHECK(cudaEventCreate(&team.sorted[g]));
+    CUDA_CHECK(cudaEventCreate(&team.arrived[g]));
+  }
+}
+
+}  // namespace
+
 GpuTeam *make_gpu_team(unsigned gpus, unsigned per_gpu) {
   auto team = std::make_unique<GpuTeam>();
   team->per_gpu = per_gpu;
+  team->ranks = gpus;
   // One communicator per device of this process, rank g on device g.
   std::vector<ncclComm_t> comms(gpus);
-  std::vector<int> devices(gpus);
   for (unsigned g = 0; g < gpus; ++g) {
-    devices[g] = static_cast<int>(g);
+    team->devices.push_back(static_cast<int>(g));
   }
-  check_nccl(ncclCommInitAll(comms.data(), static_cast<int>(gpus), devices.data()),
+  check_nccl(ncclCommInitAll(comms.data(), static_cast<int>(gpus), team->devices.data()),
              "ncclCommInitAll");
   team->comms = comms;
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-    team->streams.push_back(nullptr);
-    team->received.push_back(nullptr);
-    team->sorted.push_back(nullptr);
-    team->arrived.push_back(nullptr);
-    CUDA_CHECK(cudaStreamCreateWithFlags(&team->streams[g], cudaStreamNonBlocking));
-    CUDA_CHECK(cudaMalloc(&team->received[g], per_gpu * sizeof(int)));
-    // Events that keep their time: last_exchange_ms reads how long an exchange took.
-    CUDA_CHECK(cudaEventCreate(&team->sorted[g]));
-    CUDA_CHECK(cudaEventCreate(&team->arrived[g]));
-  }
+  add_gpu_buffers(*team);
+  return team.release();
+}
+
+void new_team_id(char *id) {
+  // The id names the clique: one process makes it, every rank joins with it.
+  static_assert(sizeof(ncclUniqueId) == kTeamIdBytes, "ranks.h: kTeamIdBytes");
+  ncclUniqueId unique_id;
+  check_nccl(ncclGetUniqueId(&unique_id), "ncclGetUniqueId");
+  std::memcpy(id, &unique_id, kTeamIdBytes);
+}
+
+GpuTeam *join_gpu_team(const char *id, unsigned rank, unsigned ranks, unsigned per_gpu) {
+  auto team = std::make_unique<GpuTeam>();
+  team->per_gpu = per_gpu;
+  team->ranks = ranks;
+  team->first_rank = rank;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  team->devices.push_back(device);
+  ncclUniqueId unique_id;
+  std::memcpy(&unique_id, id, kTeamIdBytes);
+  // Waits until every rank of the clique has called it with the same id.
+  ncclComm_t comm = nullptr;
+  check_nccl(ncclCommInitRank(&comm, static_cast<int>(ranks), unique_id, static_cast<int>(rank)),
+             "ncclCommInitRank");
+  team->comms.push_back(comm);
+  add_gpu_buffers(*team);
   return team.release();
 }
 
@@ -981,14 +1031,14 @@ void free_gpu_team(GpuTeam *team) {
 
 namespace {
 
-// Every GPU sends its keys to its partner (rank g ^ rank_stride) and receives the partner's
-// into team.received[g]. This one host thread drives every GPU, so the sends and receives go in
-// one NCCL group: NCCL starts them together when the group ends, where a lone ncclSend would
-// wait for a receive that the thread has not posted yet.
+// Every GPU of this process sends its keys to its partner (rank ^ rank_stride) and receives the
+// partner's into team.received[g]. One host thread may drive several GPUs, so the sends and
+// receives go in one NCCL group: NCCL starts them together when the group ends, where a lone
+// ncclSend would wait for a receive that the thread has not posted yet.
 void exchange_keys(const GpuTeam &team, int *const *keys, unsigned rank_stride) {
   const unsigned gpus = static_cast<unsigned>(team.comms.size());
   for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    CUDA_CHECK(cudaSetDevice(team.devices[g]));
     // NCCL's stream waits for the kernels already launched on this device (the sort, the last
     // merge or keep_half), which write the keys it sends.
     CUDA_CHECK(cudaEventRecord(team.sorted[g], 0));
@@ -996,7 +1046,7 @@ void exchange_keys(const GpuTeam &team, int *const *keys, unsigned rank_stride) 
   }
   check_nccl(ncclGroupStart(), "ncclGroupStart");
   for (unsigned g = 0; g < gpus; ++g) {
-    const int partner = static_cast<int>(partner_rank(g, rank_stride));
+    const int partner = static_cast<int>(partner_rank(team.first_rank + g, rank_stride));
     check_nccl(ncclSend(keys[g], team.per_gpu, ncclInt32, partner, team.comms[g], team.streams[g]),
                "ncclSend");
     check_nccl(ncclRecv(team.received[g], team.per_gpu, ncclInt32, partner, team.comms[g],
@@ -1005,7 +1055,7 @@ void exchange_keys(const GpuTeam &team, int *const *keys, unsigned rank_stride) 
   }
   check_nccl(ncclGroupEnd(), "ncclGroupEnd");
   for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+    CUDA_CHECK(cudaSetDevice(team.devices[g]));
     // The kernels launched next on this device (keep_half, which overwrites the keys just
     // sent) wait until both transfers are done.
     CUDA_CHECK(cudaEventRecord(team.arrived[g], team.streams[g]));
@@ -1020,8 +1070,8 @@ float last_exchange_ms(const GpuTeam *team) {
   // (arrived[g]). A GPU whose partner was ready later waited for it too; the GPU that was ready
   // last waited for no one, so the shortest of these times is the transfer alone.
   float shortest = -1;
-  for (unsigned g = 0; team->comms.size() > 1 && g < team->comms.size(); ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
+  for (unsigned g = 0; team->ranks > 1 && g < team->comms.size(); ++g) {
+    CUDA_CHECK(cudaSetDevice(team->devices[g]));
     CUDA_CHECK(cudaEventSynchronize(team->arrived[g]));
     float ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&ms, team->sorted[g], team->arrived[g]));
@@ -1031,22 +1081,24 @@ float last_exchange_ms(const GpuTeam *team) {
 }
 
 void bitonic_sort_gpus(GpuTeam *team, int *const *keys, bool ascending) {
+  // This process's GPUs: every GPU of the sort, or its one GPU when each rank is a process.
   const unsigned gpus = static_cast<unsigned>(team->comms.size());
   const unsigned n = team->per_gpu;
-  // The sizes up to n never leave a GPU: each sorts its keys, GPU g in the direction its merge
-  // of size n has in the whole network (group_ascending of one GPU), all GPUs at once (the
-  // launches return at once).
+  // The sizes up to n never leave a GPU: each sorts its keys, the GPU of rank r in the direction
+  // its merge of size n has in the whole network (group_ascending of one rank), all GPUs at once
+  // (the launches return at once).
   for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-    bitonic_sort(keys[g], n, group_ascending(g, 1, ascending));
+    CUDA_CHECK(cudaSetDevice(team->devices[g]));
+    bitonic_sort(keys[g], n, group_ascending(team->first_rank + g, 1, ascending));
   }
-  for_each_exchange(gpus, [&](const Exchange &exchange) {
+  for_each_exchange(team->ranks, [&](const Exchange &exchange) {
     exchange_keys(*team, keys, exchange.rank_stride);
     for (unsigned g = 0; g < gpus; ++g) {
-      CUDA_CHECK(cudaSetDevice(static_cast<int>(g)));
-      const bool up = group_ascending(g, exchange.span, ascending);
+      CUDA_CHECK(cudaSetDevice(team->devices[g]));
+      const unsigned rank = team->first_rank + g;
+      const bool up = group_ascending(rank, exchange.span, ascending);
       keep_half<<<(n + 255) / 256, 256>>>(keys[g], team->received[g], n,
-                                          keeps_smaller_half(g, exchange.rank_stride, up));
+                                          keeps_smaller_half(rank, exchange.rank_stride, up));
       CHECK_LAUNCH();
       // After the last exchange of a merge size (rank stride 1) the strides left, n / 2 .. 1,
       // pair keys of one GPU, whose n keys now form a bitonic sequence: a merge sorts them.

@@ -22,6 +22,9 @@ one against this build:
   .ci/gpu-run OUT STEP...      every step is one the script knows
   cp -r A B, diff -u A B       the folders and files named exist
   head -c N /dev/urandom > F   runs (in the scratch folder) and makes a file of whole keys
+  mpirun -np P build/PROGRAM   as build/PROGRAM, as ranks under mpirun (the form with one
+                               process a GPU, common/ranks.cpp, must be built: else not
+                               runnable here)
 Commands about the reader's own stage (my_stage) are left to tests/exercises/student_stage_test.py,
 which follows those steps in a copy of the tree.
 
@@ -34,6 +37,7 @@ import json
 import os
 import re
 import shlex
+import shutil
 import struct
 import subprocess
 import sys
@@ -41,14 +45,15 @@ import tempfile
 
 root, build = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 part_checked = sys.argv[sys.argv.index("--needs") + 1] if "--needs" in sys.argv else None
-PREFIXES = ("meson ", "build/", "python3 ", ".ci/", "cp -r ", "diff -u ", "ncu ", "head -c ")
+PREFIXES = ("meson ", "build/", "python3 ", ".ci/", "cp -r ", "diff -u ", "ncu ", "head -c ",
+            "mpirun ")
 no_gpu = dict(os.environ, CUDA_VISIBLE_DEVICES="")
 hidden = dict(no_gpu, COURSE_ARGUMENTS_ONLY="1")
 
 
 # Inline code is a command only when it is a whole one (`meson test` alone names the tool).
 INLINE = ("meson setup ", "meson compile -C ", "meson test -C ", "meson configure ", "build/",
-          "python3 ", ".ci/gpu-run ")
+          "python3 ", ".ci/gpu-run ", "mpirun -np ")
 
 
 def markdown_commands(path):
@@ -170,6 +175,27 @@ def check_program(words):
     return None
 
 
+def check_ranks(words):
+    """`mpirun -np P build/PROGRAM OPTIONS`: the program runs as P ranks and accepts the
+    options (with CUDA hidden, each rank stops at its GPU, which is not exit 2)."""
+    programs = [i for i, w in enumerate(words) if w.startswith("build/")]
+    if not programs or words[1] != "-np":
+        return "no -np P and program in the mpirun command"
+    program = words[programs[0]]
+    mpirun = shutil.which("mpirun")
+    if mpirun is None or not course.runs_as_ranks(build, os.path.basename(program)):
+        skipped.append(f"mpirun {program} (the form with one process a GPU is not built here: "
+                       "it needs NCCL and MPI)")
+        return None
+    environment = dict(hidden, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    result = run([mpirun, "--oversubscribe"] + words[1:programs[0]] +
+                 [os.path.join(build, program[len("build/"):])] + words[programs[0] + 1:],
+                 environment)
+    if result.returncode == 2:
+        return f"options refused: {result.stderr.strip()[-300:]}"
+    return None
+
+
 def check(command):
     words = shlex.split(command)
     if ">" in words:
@@ -202,6 +228,8 @@ def check(command):
         return None
     if words[0].startswith("build/"):
         return check_program(words)
+    if words[0] == "mpirun":
+        return check_ranks(words)
     if words[0] == "ncu":
         programs = [i for i, w in enumerate(words) if w.startswith("build/")]
         return check_program(words[programs[0]:]) if programs else "no program in the ncu command"
