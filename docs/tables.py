@@ -2401,7 +2401,7 @@ def ranks_table():
         body.append([f"2^{q}", ms(float(one["sort_ms"])), ms(float(rank["sort_ms"])),
                      f"{float(rank['sort_ms']) / float(one['sort_ms']):.2f}x",
                      f"{float(rank['exchange_gb_s']):.0f}" if rank["exchange_gb_s"] else "",
-                     ms(float(radix["sort_ms"])) if radix else "- (more than one GPU holds)"])
+                     ms(float(radix["sort_ms"])) if radix else "- (not run: `baselines` stops at 2^30)"])
     if not body:
         return NOT_MEASURED + "\n"
     return (table(["n", "one process, two GPUs ms", "two ranks ms", "ranks / one process",
