@@ -2373,7 +2373,7 @@ def gpus_projection():
 
 def ranks_runs():
     """{log2 n: row} of the record's gpus: v17_multi_gpu as two processes under mpirun."""
-    return {log2(row["n"]): row for row in recorded_rows("gpus") if row["variant"] == "2 ranks"}
+    return {log2(row["n"]): row for row in recorded_rows("gpus") if row["variant"] == course.ranks_variant(2)}
 
 
 def ranks_value(kind, q):

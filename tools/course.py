@@ -200,6 +200,18 @@ def runs_as_ranks(build, stage):
         for target in targets)
 
 
+def ranks_variant(ranks):
+    """The `variant` of a recorded run under mpirun, one process a GPU ("2 ranks"): the one
+    name by which the records (records.py), the experiment (experiments.py gpus) and the tables
+    tell such a run from the one-process form's."""
+    return f"{ranks} ranks"
+
+
+def ran_as_ranks(variant):
+    """Whether a row's `variant` says it ran under mpirun (ranks_variant)."""
+    return re.fullmatch(r"[0-9]+ ranks", variant or "") is not None
+
+
 def sorts_across_gpus(name, root=ROOT):
     """Whether the stage `name` sorts across GPUs: its bitonic_sort.cu defines bitonic_sort_gpus
     (the rule meson.build follows), so its program takes --gpus P and not --device, and needs

@@ -640,6 +640,8 @@ def gpus(runner):
     for q in (29, 30, 31):
         runs.append(("2 GPUs", stage + ["--gpus", "2", "--log2", str(q)]))
         if ranks:
+            # The variant that tells the records and the tables a run under mpirun
+            # (course.ranks_variant).
             runs.append(("2 ranks", ["mpirun", "-np", "2"] + stage + ["--log2", str(q)]))
     return with_link([runner.record("gpus", variant, command + ["--reps", "5"])
                       for variant, command in runs])

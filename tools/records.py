@@ -13,7 +13,9 @@ comment does not change what runs), which are
   a stage        its bitonic_sort.cu and bitonic_index.h and every header of ours they include,
                  and the parts of common/ that run and time a sort (sort_runner.cu, keys.cpp and
                  what they include); not the command line, the report or the validation, so
-                 that a change there does not make every record stale;
+                 that a change there does not make every record stale; for a run under mpirun,
+                 one process a GPU (its `variant` says "P ranks"), common/ranks.cpp too, which
+                 times that form (a run without mpirun calls none of its timing);
   a variant      its stage's sources and its edits in tools/variants.txt;
   a baseline     tools/baselines.cu and what it includes, with the same parts of common/ (and
                  for std::sort, which is timed on the host, common/host_sort.cpp);
@@ -133,12 +135,12 @@ def timing_files(sources):
     return included(sources, TIMING_SOURCES, ["common"])
 
 
-def stage_files(sources, stage):
+def stage_files(sources, stage, as_ranks=False):
     files = included(sources, [f"{stage}/bitonic_sort.cu", f"{stage}/bitonic_index.h"],
                      [stage, "common"])
-    # A stage that also runs as one process per GPU (it includes ranks.h) is timed in that form
-    # by common/ranks.cpp, as in the other by sort_runner.cu.
-    if "common/ranks.h" in files:
+    # A run as one process per GPU, under mpirun, of a stage that has that form (it includes
+    # ranks.h) is timed by common/ranks.cpp, as the one-process form is by sort_runner.cu.
+    if as_ranks and "common/ranks.h" in files:
         files.append("common/ranks.cpp")
     return files + timing_files(sources)
 
@@ -159,9 +161,10 @@ def edits_text(variant):
                     for old, new in variant.edits)
 
 
-def measured_files(program, sources, with_variants=False):
+def measured_files(program, sources, with_variants=False, as_ranks=False):
     """(the files that decide what `program` measured, extra text: a variant's edits), or None
-    for a name that is neither a stage, a variant nor a lab program of these sources."""
+    for a name that is neither a stage, a variant nor a lab program of these sources; `as_ranks`
+    for a stage's run under mpirun."""
     lab = lab_name(program)
     if lab:
         folders = ["tools", "common"] + ([LAB_STAGES[lab]] if lab in LAB_STAGES else [])
@@ -182,7 +185,7 @@ def measured_files(program, sources, with_variants=False):
             edits = " ".join(f"{name}: {edits_text(variant)}"
                              for name, variant in sources.variants().items()
                              if variant.stage == program)
-        return stage_files(sources, program), edits
+        return stage_files(sources, program, as_ranks), edits
     return None
 
 
@@ -340,9 +343,10 @@ def withheld_fingerprint(program, sources, with_variants):
     return variant["fingerprint"] if variant else base["with_variants"]
 
 
-def fingerprint(program, sources=None, with_variants=False):
-    """12 hex digits of a hash of what `program` measured (module docstring), or '' for a
-    name these sources do not know. NAME@COMMIT is NAME at that commit."""
+def fingerprint(program, sources=None, with_variants=False, as_ranks=False):
+    """12 hex digits of a hash of what `program` measured (module docstring), run under mpirun
+    where `as_ranks`, or '' for a name these sources do not know. NAME@COMMIT is NAME at that
+    commit."""
     if "@" in program:
         program, commit = program.split("@", 1)
         sources = Sources(sources.root if sources else course.ROOT, commit)
@@ -350,7 +354,7 @@ def fingerprint(program, sources=None, with_variants=False):
     kept = withheld_fingerprint(program, sources, with_variants)
     if kept is not None:
         return kept
-    found = measured_files(program, sources, with_variants)
+    found = measured_files(program, sources, with_variants, as_ranks)
     if found is None:
         return ""
     files, extra = found
@@ -363,13 +367,14 @@ def fingerprint(program, sources=None, with_variants=False):
 
 def row_program(row, default=None):
     """(the program a recorded row measured, whether it may be a variant of that stage named
-    in words): its `program` column, else its `stage` column (with a `variant` column, any
-    variant of the stage), else `default`, the chunk's tool."""
+    in words, whether it ran under mpirun): its `program` column (under mpirun where its
+    `variant` says so, course.ran_as_ranks), else its `stage` column (with a `variant` column,
+    any variant of the stage), else `default`, the chunk's tool."""
     if row.get("program"):
-        return row["program"], False
+        return row["program"], False, course.ran_as_ranks(row.get("variant"))
     if row.get("stage"):
-        return row["stage"], "variant" in row
-    return default, False
+        return row["stage"], "variant" in row, False
+    return default, False, False
 
 
 class Fingerprints:
@@ -383,7 +388,7 @@ class Fingerprints:
         if key[0] is None:
             return ""
         if key not in self.known:
-            self.known[key] = fingerprint(key[0], self.sources, key[1])
+            self.known[key] = fingerprint(key[0], self.sources, key[1], key[2])
         return self.known[key]
 
 

@@ -109,7 +109,8 @@ for name in records.record_names():
 # 3. The fingerprint follows the code, in a copy.
 with tempfile.TemporaryDirectory() as scratch:
     copy = os.path.join(scratch, "course")
-    for folder in ["common", "tools", "v4_half_threads", "v5_bank_free", "v8_batched"]:
+    for folder in ["common", "tools", "v4_half_threads", "v5_bank_free", "v8_batched",
+                   "v17_multi_gpu"]:
         shutil.copytree(os.path.join(root, folder), os.path.join(copy, folder),
                         ignore=shutil.ignore_patterns("__pycache__"))
 
@@ -153,6 +154,24 @@ with tempfile.TemporaryDirectory() as scratch:
     final = prints(*programs)
     check(final[3] != after[3] and final[2] == after[2],
           "a changed edit of the variant v8_keys8 changes its fingerprint, not its stage's")
+
+    # A run under mpirun (its variant "2 ranks") is timed by common/ranks.cpp, the one-process
+    # form by sort_runner.cu: a change of ranks.cpp's code changes the first's fingerprint alone.
+    sources = records.Sources(copy)
+    alone, ranks = (records.Fingerprints(sources).of_row({"program": "v17_multi_gpu",
+                                                           "variant": variant})
+                    for variant in ("2 GPUs", course.ranks_variant(2)))
+    check(alone and ranks and alone != ranks and
+          alone == records.fingerprint("v17_multi_gpu", sources) and
+          ranks == records.fingerprint("v17_multi_gpu", sources, as_ranks=True),
+          "a row of v17 run under mpirun has a fingerprint of its own (ranks.cpp in it)")
+    edit("common/ranks.cpp", "  MPI_Init(&argc, &argv);", "  MPI_Init(&argc, &argv);\n  "
+         "static_cast<void>(0);")
+    sources = records.Sources(copy)
+    check(records.fingerprint("v17_multi_gpu", sources) == alone and
+          records.fingerprint("v17_multi_gpu", sources, as_ranks=True) != ranks,
+          "a changed line of common/ranks.cpp changes the fingerprint of v17's runs under mpirun "
+          "alone")
 
     # A record of made-up rows in two chunks, one run each: the chunk with rows of the changed
     # stage and variant is left out whole, and said so; the other is quoted.
