@@ -196,7 +196,7 @@ void declare_options(CLI::App &app, const ProgramSpec &program, Options &options
   if (program.gpus) {
     add_number(app, "--gpus", options.gpus, "P",
                "sort across GPUs 0 .. P - 1, P a power of two up to " + std::to_string(kMaxGpus) +
-                   " (default: the most GPUs there are)",
+                   " (default: the most GPUs there are that make a power of two)",
                1, kMaxGpus, true);
   }
   if (!program.algorithms.empty()) {

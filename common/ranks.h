@@ -1,8 +1,8 @@
 // ranks.h: the sort across GPUs as one process per GPU (v17_multi_gpu under mpirun; README,
-// "Sorting across GPUs"). Each process is one rank of P and drives one GPU; rank 0 makes the id
-// of an NCCL clique and MPI hands it to the others, which join with it. Built where Meson finds
-// MPI; the program runs this form when an MPI launcher started it (launched_by_mpi), and the
-// one-process form (--gpus P) otherwise.
+// "Running a stage", "Under mpirun"). Each process is one rank of P and drives one GPU; rank 0
+// makes the id of an NCCL clique and MPI hands it to the others, which join with it. Built where
+// Meson finds NCCL and MPI; the program runs this form when an MPI launcher started it
+// (launched_by_mpi), and the one-process form (--gpus P) otherwise.
 #pragma once
 
 #include <string>
