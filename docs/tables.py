@@ -2246,7 +2246,7 @@ def gpus_runs():
     of the form with one process a GPU are ranks_runs')."""
     runs = {}
     for row in recorded_rows("gpus"):
-        if row["variant"].endswith("ranks"):
+        if course.ran_as_ranks(row["variant"]):
             continue
         gpus = int(row["device"].split(" x ")[0]) if " x " in row["device"] else 1
         runs[(row["program"], gpus, log2(row["n"]))] = row
@@ -2373,7 +2373,8 @@ def gpus_projection():
 
 def ranks_runs():
     """{log2 n: row} of the record's gpus: v17_multi_gpu as two processes under mpirun."""
-    return {log2(row["n"]): row for row in recorded_rows("gpus") if row["variant"] == course.ranks_variant(2)}
+    return {log2(row["n"]): row for row in recorded_rows("gpus")
+            if row["variant"] == course.ranks_variant(2)}
 
 
 def ranks_value(kind, q):
@@ -2401,7 +2402,8 @@ def ranks_table():
         body.append([f"2^{q}", ms(float(one["sort_ms"])), ms(float(rank["sort_ms"])),
                      f"{float(rank['sort_ms']) / float(one['sort_ms']):.2f}x",
                      f"{float(rank['exchange_gb_s']):.0f}" if rank["exchange_gb_s"] else "",
-                     ms(float(radix["sort_ms"])) if radix else "- (not run: `baselines` stops at 2^30)"])
+                     ms(float(radix["sort_ms"])) if radix else
+                     "- (not run: `baselines` stops at 2^30)"])
     if not body:
         return NOT_MEASURED + "\n"
     return (table(["n", "one process, two GPUs ms", "two ranks ms", "ranks / one process",
@@ -2441,7 +2443,8 @@ def nodes_projection():
     if found is None:
         return NOT_MEASURED + "\n"
     _, _, parts = found
-    gib = 4 * 2 ** 30 / 1e9
+    # What a GPU sends in an exchange: its 2^30 keys of 4 bytes, in GB.
+    sent_gb = 4 * 2 ** 30 / 1e9
     body = []
     for gpus in (2, 4, 8, 16, 32, 64):
         levels = gpus.bit_length() - 1
@@ -2449,7 +2452,7 @@ def nodes_projection():
         within = exchanges - across
         base = parts["sort"] + exchanges * parts["keep_half"] + levels * parts["merge"] + \
             within * parts["exchange"]
-        times = [base + across * gib / rate * 1000 for _, rate in NODE_LINKS]
+        times = [base + across * sent_gb / rate * 1000 for _, rate in NODE_LINKS]
         body.append([gpus, exchanges, across] +
                      [f"{ms(time)} ({time / parts['sort']:.1f}x)" for time in times])
     return (table(["P", "exchanges", "of them across machines"] +

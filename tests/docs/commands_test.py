@@ -22,9 +22,9 @@ one against this build:
   .ci/gpu-run OUT STEP...      every step is one the script knows
   cp -r A B, diff -u A B       the folders and files named exist
   head -c N /dev/urandom > F   runs (in the scratch folder) and makes a file of whole keys
-  mpirun -np P build/PROGRAM   as build/PROGRAM, as ranks under mpirun (the form with one
-                               process a GPU, common/ranks.cpp, must be built: else not
-                               runnable here)
+  mpirun -np P build/PROGRAM   the ranks accept the options and, with CUDA hidden, stop at
+                               their GPUs with exit 3 (where the form with one process a GPU,
+                               common/ranks.cpp, is built: else not runnable here)
 Commands about the reader's own stage (my_stage) are left to tests/exercises/student_stage_test.py,
 which follows those steps in a copy of the tree.
 
@@ -177,7 +177,8 @@ def check_program(words):
 
 def check_ranks(words):
     """`mpirun -np P build/PROGRAM OPTIONS`: the program runs as P ranks and accepts the
-    options (with CUDA hidden, each rank stops at its GPU, which is not exit 2)."""
+    options: with CUDA hidden, the ranks get past the command line to the step that takes a GPU,
+    and stop there with exit 3 (no usable CUDA device)."""
     programs = [i for i, w in enumerate(words) if w.startswith("build/")]
     if not programs or words[1] != "-np":
         return "no -np P and program in the mpirun command"
@@ -193,6 +194,9 @@ def check_ranks(words):
                  environment)
     if result.returncode == 2:
         return f"options refused: {result.stderr.strip()[-300:]}"
+    if result.returncode != 3 or "no usable CUDA device" not in result.stderr:
+        return (f"the ranks did not reach their GPUs: exit {result.returncode}, "
+                f"{result.stderr.strip()[-300:]}")
     return None
 
 

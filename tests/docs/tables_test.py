@@ -417,6 +417,40 @@ check(tables.segment_stages_fastest_all("v8_batched", 3, 12) == "yes" and
       tables.segment_stages_fastest_all("v8_batched", 11, 12) == "no",
       "the claim that one stage is the fastest at every length measured in a range: yes where "
       "it is, no where a length is not its own, no for a range with no length measured")
+# v17 as one process and as two under mpirun (chapter 19) on a made-up run: the ranks' rows are
+# ranks_runs' alone, and their time over the one process's at 2^31 on two GPUs (104 / 100) and
+# over 2^30 on one GPU (104 / 80).
+def gpus_row(variant, gpus, q, sort_ms):
+    return {"program": "v17_multi_gpu", "variant": variant, "n": str(2**q), "sort_ms": sort_ms,
+            "device": f"{gpus} x NVIDIA H200" if gpus > 1 else "NVIDIA H200"}
+
+
+made_up["gpus"] = [gpus_row("1 GPU", 1, 30, "80"), gpus_row("2 GPUs", 2, 31, "100"),
+                   gpus_row(course.ranks_variant(2), 2, 31, "104")]
+check(tables.gpus_runs()[("v17_multi_gpu", 2, 31)]["sort_ms"] == "100" and
+      list(tables.ranks_runs()) == [31] and
+      tables.ranks_value("ratio", 31) == "1.04x" and
+      tables.ranks_value("over-one", 31) == "1.30x" and
+      tables.ranks_value("ratio", 30) == tables.NOT_MEASURED,
+      "the rank form's rows apart from the one process's; its time over the one process's on "
+      "two GPUs and over half the keys on one; a size it did not run")
+
+
+# The exchanges of the sort across P GPUs, eight to a machine, that pair GPUs of two machines,
+# counted from the network's schedule (merge span 2 .. P, rank stride span / 2 .. 1; ranks
+# consecutive on a machine) against exchanges_across.
+def counted_exchanges(gpus, per_node):
+    pairs = [(span, stride) for span in (2**k for k in range(1, gpus.bit_length()))
+             for stride in (span >> j for j in range(1, span.bit_length()))]
+    across = sum(1 for _, stride in pairs
+                 if any(g // per_node != (g ^ stride) // per_node for g in range(gpus)))
+    return len(pairs), across
+
+
+check(all(tables.exchanges_across(gpus, 8) == counted_exchanges(gpus, 8)
+          for gpus in (1, 2, 4, 8, 16, 32, 64)) and
+      tables.exchanges_across(64, 8) == (21, 6),
+      "the exchanges across machines: 1, 3 and 6 of 10, 15 and 21 at 16, 32 and 64 GPUs")
 check(generate.INLINE_VALUES["segment-field"](
           ["segment_stages", "v15_tile4096", "20", "launches"], None, None) == "20",
       "a column of one program's record at one length")
