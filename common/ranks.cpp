@@ -7,12 +7,13 @@
 // What each rank does, in order:
 //   1. parse the command line (the same on every rank, so a mistake in it is the same on every
 //      rank: rank 0 says it, every rank returns its exit code, and none has started anything);
-//   2. take its GPU: the rank's place among the ranks of its machine;
+//   2. take its GPU: the rank's place among the ranks of its machine (rank_world.cpp);
 //   3. make the n keys from --dist and --seed, keep its share (rank r holds keys r x per_rank ..
 //      (r + 1) x per_rank - 1 of the array padded to a power of two), and copy it to its GPU;
 //   4. join the clique, sort with the others, timed between barriers;
 //   5. check its share in order, its last key against the next rank's first, and the multiset
-//      of all keys by a checksum (a sum of a 64-bit mix of every key, before and after);
+//      of all keys by a checksum (a sum of a 64-bit mix of every key, before and after:
+//      rank_world.cpp);
 //   6. rank 0 reports, as the one-process form does.
 // A failure in steps 2 to 6 is a rank's own (its GPU, its memory, NCCL): that rank says so and
 // MPI_Abort stops every rank with its exit code, so no rank waits for it forever, and before the
@@ -45,17 +46,12 @@
 #include "input.h"
 #include "keys.h"
 #include "padding.h"
+#include "rank_world.h"
 #include "report.h"
 #include "sort_runner.h"
 #include "stage.h"
 
 namespace {
-
-// This process's place among the ranks.
-struct World {
-  unsigned rank = 0;
-  unsigned ranks = 1;
-};
 
 // The rank form's refusals of the command line, beyond the one-process form's: each rank finds
 // them alike.
@@ -80,102 +76,6 @@ void check_rank_options(const Options &options, unsigned ranks) {
   check_arrays(options, {}, ranks, options.n, "n");
 }
 
-// The device of this rank: its place among the ranks that share its machine (MPI's shared-memory
-// split), so that rank 0 and rank 1 of one machine take devices 0 and 1; or device 0 where the
-// rank sees one GPU alone (a launcher that gives each rank its own, by CUDA_VISIBLE_DEVICES).
-int local_device(const World &world) {
-  MPI_Comm machine = MPI_COMM_NULL;
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, static_cast<int>(world.rank),
-                      MPI_INFO_NULL, &machine);
-  int place = 0;
-  MPI_Comm_rank(machine, &place);
-  MPI_Comm_free(&machine);
-  const int usable = usable_device_count();
-  if (usable == 0) {
-    select_device(0);  // Says in one line that there is no device at all.
-  }
-  if (usable == 1) {
-    return 0;
-  }
-  if (place >= usable) {
-    throw FatalError(kExitCudaError,
-                     "its machine has " + std::to_string(usable) +
-                         " usable CUDA device(s) and this is its rank number " +
-                         std::to_string(place + 1) + " there: start at most one rank a GPU");
-  }
-  return place;
-}
-
-// A 64-bit mix of a key (SplitMix64's finalizer): a sum of these over a multiset of keys changes
-// when a key is lost, doubled or changed, unless by a chance of about 2^-64.
-std::uint64_t mix(int key) {
-  std::uint64_t z = static_cast<std::uint32_t>(key) + 0x9E3779B97F4A7C15ull;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-std::uint64_t checksum(const int *keys, std::uint64_t count) {
-  std::uint64_t sum = 0;
-  for (std::uint64_t i = 0; i < count; ++i) {
-    sum += mix(keys[i]);
-  }
-  return sum;
-}
-
-bool in_order(int a, int b, bool ascending) {
-  return ascending ? a <= b : a >= b;
-}
-
-// Step 5: "" when the keys of every rank, in rank order, are the input's keys in order; else what
-// is wrong, on rank 0 (the others return ""). `share` holds this rank's `real` input keys before
-// the sort (the padding is not input) and `sorted` its first `real` keys after it; the padding
-// sorts last, so the input's n keys are the first n of the array.
-std::string check_ranks(const World &world, const std::vector<int> &share, const int *sorted,
-                        std::uint64_t real, bool ascending) {
-  // This rank's first position out of order, or its real count when there is none.
-  std::uint64_t wrong = real;
-  for (std::uint64_t i = 1; i < real && wrong == real; ++i) {
-    wrong = in_order(sorted[i - 1], sorted[i], ascending) ? real : i;
-  }
-  // The next rank's first key, against this rank's last: each rank sends its first key (and
-  // whether it has one) to the rank before it.
-  const int mine[2] = {real > 0 ? sorted[0] : 0, real > 0 ? 1 : 0};
-  int next[2] = {0, 0};
-  const int before = world.rank == 0 ? MPI_PROC_NULL : static_cast<int>(world.rank - 1);
-  const int after =
-      world.rank + 1 == world.ranks ? MPI_PROC_NULL : static_cast<int>(world.rank + 1);
-  MPI_Sendrecv(mine, 2, MPI_INT, before, 0, next, 2, MPI_INT, after, 0, MPI_COMM_WORLD,
-               MPI_STATUS_IGNORE);
-  const bool boundary = real == 0 || next[1] == 0 || in_order(sorted[real - 1], next[0], ascending);
-  // Rank 0 hears the first rank with a key out of order, and where (MINLOC: the smallest first
-  // value, with the second value of the rank that had it; a rank in order offers `ranks`): its
-  // key out of order, or -1 for its last key against the next rank's first.
-  const int local[2] = {static_cast<int>(wrong < real || !boundary ? world.rank : world.ranks),
-                        wrong < real ? static_cast<int>(wrong) : -1};
-  int first_wrong[2] = {0, 0};
-  MPI_Reduce(local, first_wrong, 1, MPI_2INT, MPI_MINLOC, 0, MPI_COMM_WORLD);
-  // The multiset: sums of the mixes before and after, over every rank.
-  const std::uint64_t sums[2] = {checksum(share.data(), real), checksum(sorted, real)};
-  std::uint64_t total[2] = {0, 0};
-  MPI_Reduce(sums, total, 2, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-  if (world.rank != 0) {
-    return "";
-  }
-  if (static_cast<unsigned>(first_wrong[0]) < world.ranks && first_wrong[1] < 0) {
-    return "rank " + std::to_string(first_wrong[0]) + "'s last key is out of order against rank " +
-        std::to_string(first_wrong[0] + 1) + "'s first";
-  }
-  if (static_cast<unsigned>(first_wrong[0]) < world.ranks) {
-    return "rank " + std::to_string(first_wrong[0]) + "'s keys are out of order at its key " +
-        std::to_string(first_wrong[1]);
-  }
-  if (total[0] != total[1]) {
-    return "the keys out are not the keys in: their checksums differ";
-  }
-  return "";
-}
-
 // A test's way to make one rank fail on its own (tests/stages/ranks_test.py), with exit code 3:
 // COURSE_FAIL_RANK=r stops rank r at `when` "join", while the others wait for it to join the
 // clique; COURSE_FAIL_RANK=r:sort at "sort", before its second sort, while the others wait for
@@ -186,24 +86,6 @@ void fail_if_asked(const World &world, const std::string &when) {
   if (asked != nullptr && (when == "join" ? rank : rank + ":" + when) == asked) {
     throw FatalError(kExitCudaError,
                      "COURSE_FAIL_RANK=" + std::string(asked) + " asked this rank to fail");
-  }
-}
-
-// A test's way to see the check fail (ranks_test.py), after the sort: COURSE_BREAK_SORT=order
-// swaps the last rank's first two keys; =keys sets the last rank's last key to the one before it
-// (in order still, but one key lost and one doubled); =boundary sets rank 0's last key, of two
-// ranks or more, to the key that sorts last (its share in order still, but not the next rank's
-// first key against it).
-void break_if_asked(const World &world, int *sorted, std::uint64_t real, bool ascending) {
-  const char *asked = std::getenv("COURSE_BREAK_SORT");
-  const std::string what = asked == nullptr ? "" : asked;
-  const bool last = world.rank + 1 == world.ranks;
-  if (what == "order" && last && real >= 2) {
-    std::swap(sorted[0], sorted[1]);
-  } else if (what == "keys" && last && real >= 2) {
-    sorted[real - 1] = sorted[real - 2];
-  } else if (what == "boundary" && world.rank == 0 && world.ranks > 1 && real >= 1) {
-    sorted[real - 1] = padding_value(ascending);
   }
 }
 

@@ -644,9 +644,12 @@ INLINE_VALUES = {
     # PROGRAM[:values]: the lengths at which PROGRAM is segment_stages' fastest stage.
     "segment-stages-fastest-at": lambda args, tour, profile: tables.segment_stages_fastest_at(
         args[0], values=args[1:] == ["values"]),
-    # PROGRAM:LO:HI: 'yes' when PROGRAM is segment_stages' fastest stage at every length it
-    # measured from 2^LO to 2^HI keys per array, else 'no' (for a claim: ... eq yes).
-    "segment-stages-fastest-all": lambda args, tour, profile: tables.segment_stages_fastest_all(
+    # PROGRAM:LO:HI: PROGRAM's time over the fastest stage's of segment_stages at the length
+    # from 2^LO to 2^HI keys per array where it is largest (1.00x: the fastest at every one).
+    "segment-stages-behind": lambda args, tour, profile: times_text(
+        tables.segment_stages_behind(args[0], int(args[1]), int(args[2]))),
+    # PROGRAM:LO:HI: the stages faster than PROGRAM from 2^LO to 2^HI keys per array, and where.
+    "segment-stages-beaten": lambda args, tour, profile: tables.segment_stages_beaten(
         args[0], int(args[1]), int(args[2])),
     # [values]: the largest L up to which the fastest stage of segment_stages (its argsorts)
     # beats the fastest rival at every length measured.

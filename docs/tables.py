@@ -1226,9 +1226,10 @@ def segments_crossover(name="segments", program="v8_batched", rivals=SEGMENT_RIV
 
 
 # The stages from v8 on, on many arrays (tools/experiments.py segment_stages):
-# the stages whose passes differ, keys alone and argsorts, each set with its rivals.
+# every stage from v8 on, keys alone, and the argsorts, each set with its rivals.
 SEGMENT_STAGES = "segment_stages"
-STAGE_KEYS = ["v8_batched", "v13_any_bits", "v14_span", "v15_tile4096"]
+STAGE_KEYS = ["v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
+              "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top"]
 STAGE_ARGSORTS = ["v9_argsort --values", "v15_tile4096 --values"]
 STAGE_KEY_RIVALS = {"cub_segmented": "DeviceSegmentedSort",
                     "cub_packed_radix": "packed DeviceRadixSort", "torch.sort": "torch.sort"}
@@ -1377,14 +1378,28 @@ def segment_stages_fastest_at(program, values=False):
     return spoken_list([length_name(s) for s in lengths]) or "no length"
 
 
-def segment_stages_fastest_all(program, lowest, highest):
-    """'yes' when PROGRAM is segment_stages' fastest stage (keys alone) at every length it
-    measured from 2^lowest to 2^highest keys per array, and it measured one at least; else
-    'no'."""
+def segment_stages_behind(program, lowest, highest):
+    """PROGRAM's time over that of segment_stages' fastest stage (keys alone), at the length from
+    2^lowest to 2^highest keys per array where that is largest: 1.0 where PROGRAM is the fastest
+    at every length; None where it measured none of them."""
     times = segment_times(SEGMENT_STAGES)
     lengths = [s for s in times.get(program, {}) if lowest <= s <= highest]
-    fastest = all(fastest_rival(times, s, STAGE_KEYS)[0] == program for s in lengths)
-    return "yes" if lengths and fastest else "no"
+    return max((times[program][s] / fastest_rival(times, s, STAGE_KEYS)[1] for s in lengths),
+               default=None)
+
+
+def segment_stages_beaten(program, lowest, highest):
+    """Where PROGRAM is not segment_stages' fastest stage (keys alone) from 2^lowest to 2^highest
+    keys per array: which stage is and where ("`v12_key_words` at 8; `v14_span` at 16 and 32"),
+    or "none"."""
+    times = segment_times(SEGMENT_STAGES)
+    faster = {}
+    for s in sorted(times.get(program, {})):
+        stage = fastest_rival(times, s, STAGE_KEYS)[0]
+        if lowest <= s <= highest and stage != program:
+            faster.setdefault(stage, []).append(length_name(s))
+    return "; ".join(f"`{stage}` at {spoken_list(lengths)}"
+                     for stage, lengths in faster.items()) or "none"
 
 
 def segment_field(name, program, s, field):
@@ -2414,7 +2429,8 @@ def ranks_table():
             "other, each the median of 5 timed sorts after one warm-up, on the host's clock; the "
             "ranks' from a barrier of both ranks before the sort to one after it. The one "
             "process's sorts are checked against std::sort, the ranks' by their own check "
-            "(common/ranks.cpp: each share in order, each boundary, and a checksum of all keys)."
+            "(common/rank_world.cpp: each share in order, each boundary, and a checksum of all "
+            "keys)."
             " CUB's radix sort is the `baselines` program's, on one GPU.\n")
 
 

@@ -76,11 +76,12 @@ does not make.
                  (cub_packed_radix) and, up to 2^16 keys per array, torch.sort on rows
                  (tools/torch_rows.py; skipped with one line where PyTorch cannot be imported),
                  for arrays of 2 .. 2^27 keys, 2^27 keys in all (chapter 10)
-  segment_stages the stages after v8 that change its passes (v13_any_bits, v14_span,
-                 v15_tile4096) on many arrays, keys alone, against v8_batched and its fastest
-                 rivals (cub_segmented, cub_packed_radix, torch.sort up to 2^16 keys per array);
-                 and the argsorts (--values) of v9_argsort, v15_tile4096 and cub_packed_radix;
-                 for arrays of 8 .. 2^20 keys, 2^27 keys in all (chapter 20)
+  segment_stages every stage from v8 on (v8_batched .. v16_register_top) on many arrays, keys
+                 alone, against v8's fastest rivals (cub_segmented, cub_packed_radix,
+                 torch.sort up to 2^16 keys per array), at every power of two from 8 to 4096
+                 keys per array and at 2^14 .. 2^20; and the argsorts (--values) of
+                 v9_argsort, v15_tile4096 and cub_packed_radix at 8, 128, 1024, 4096 and
+                 2^14 .. 2^20; 2^27 keys in all (chapter 20)
   argsorts       v9_argsort with and without --values, v8_batched, the argsorts (--values) of
                  cub_segmented and cub_packed_radix, and torch.sort, for arrays of 2 .. 2^16
                  keys, 2^27 keys in all (chapters 10 and 11)
@@ -505,18 +506,25 @@ def segments(runner):
 # Array lengths of segment_stages: up to 4096 keys, which v8 and v15 sort in one launch (v13 and
 # v14 in two), and the longer arrays (2^14 .. 2^20), where v13 .. v15 make fewer passes than v8.
 STAGE_SEGMENTS = [3, 7, 10, 12, 14, 16, 18, 20]
+# The stages' keys alone and their rivals run at every power of two from 8 to 4096 as well: the
+# lengths where the course names one stage for many arrays (chapter 20).
+STAGE_KEY_SEGMENTS = sorted(set(STAGE_SEGMENTS) | set(range(3, 13)))
+# Every stage that sorts many arrays, keys alone (v17 sorts one array across GPUs).
+STAGE_KEY_PROGRAMS = ("v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
+                      "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top")
 
 
 def segment_stages(runner):
-    """The stages from v8 on whose passes differ, keys alone and argsorts, against the rivals
-    of the segments and argsorts experiments, for arrays of 2^STAGE_SEGMENTS keys."""
-    programs = {name: [] for name in ("v8_batched", "v13_any_bits", "v14_span", "v15_tile4096",
-                                      "cub_segmented", "cub_packed_radix")}
-    programs.update({f"{name} --values": ["--values"]
-                     for name in ("v9_argsort", "v15_tile4096", "cub_packed_radix")})
+    """Every stage from v8 on, keys alone, and the argsorts of v9 and v15, against the rivals
+    of the segments and argsorts experiments: keys at 2^STAGE_KEY_SEGMENTS keys per array,
+    argsorts at 2^STAGE_SEGMENTS."""
+    keys = {name: [] for name in STAGE_KEY_PROGRAMS + ("cub_segmented", "cub_packed_radix")}
+    argsorts = {f"{name} --values": ["--values"]
+                for name in ("v9_argsort", "v15_tile4096", "cub_packed_radix")}
     records, torch_runs = [], []
-    for log2_segment in STAGE_SEGMENTS:
+    for log2_segment in STAGE_KEY_SEGMENTS:
         arguments = ["--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]
+        programs = dict(keys, **argsorts) if log2_segment in STAGE_SEGMENTS else keys
         for variant, options in programs.items():
             command = course.program_command(runner.build, variant.split()[0])
             records.append(runner.record("segment_stages", variant,

@@ -200,8 +200,8 @@ CHUNKS = [
                program="barriers"),
     experiment("segments", "v8 against the libraries' segmented sorts and torch.sort, arrays "
                "of 2 .. 2^27 keys", 370),
-    experiment("segment_stages", "the stages from v8 on against the rivals, arrays of 8 .. 2^20 "
-               "keys, keys and argsorts", 330),
+    experiment("segment_stages", "every stage from v8 on against the rivals, arrays of 8 .. 2^20 "
+               "keys, keys and argsorts", 420),
     experiment("argsorts", "v9's argsort against the libraries' and torch.sort, arrays of "
                "2 .. 2^16 keys", 420),
     experiment("word_argsorts", "the lab's argsorts against v9's, arrays of 2 .. 2^12 keys",

@@ -140,6 +140,8 @@ def stage_files(sources, stage, as_ranks=False):
                      [stage, "common"])
     # A run as one process per GPU, under mpirun, of a stage that has that form (it includes
     # ranks.h) is timed by common/ranks.cpp, as the one-process form is by sort_runner.cu.
+    # Not rank_world.cpp: the GPU each rank takes and the check across ranks, as a stage's
+    # fingerprint leaves out the one-process form's device and validation.
     if as_ranks and "common/ranks.h" in files:
         files.append("common/ranks.cpp")
     return files + timing_files(sources)

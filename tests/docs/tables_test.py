@@ -393,11 +393,12 @@ check(fact(["short_stages", "stage", "v15_tile4096", "8", "l2_write_sectors"], N
       "recorded")
 keys = tables.segment_stages_table().splitlines()
 argsorts = tables.segment_stages_table(values=True).splitlines()
-check(keys[2] == "| 2^3 (8) | 1.00 | 1.50 | 1.40 | 1.20 | 3.00 | 9.00 | 5.00 | `v8_batched` | "
+check(keys[2] == "| 2^3 (8) | 1.00 | - | - | - | - | 1.50 | 1.40 | 1.20 | - | 3.00 | 9.00 | 5.00 | "
+      "`v8_batched` | "
       "2.0 | DeviceSegmentedSort: 3.00x |" and
       keys[3].endswith("| `v8_batched` | 4.0 | DeviceSegmentedSort: 0.95x |") and
-      keys[4] == "| 2^20 (1048576) | 10.00 | 8.00 | 6.00 | 5.00 | 20.00 | 7.00 | - | "
-      "`v15_tile4096` | 10.0 | packed DeviceRadixSort: 1.40x |" and
+      keys[4] == "| 2^20 (1048576) | 10.00 | - | - | - | - | 8.00 | 6.00 | 5.00 | - | 20.00 | 7.00 | "
+      "- | `v15_tile4096` | 10.0 | packed DeviceRadixSort: 1.40x |" and
       "DATA segment_stages" in keys[6] and "NVIDIA H200" in keys[6],
       "segment_stages keys: the fastest stage, in copies of the H200's copy, and the fastest "
       "rival over it; torch.sort's missing length as -")
@@ -411,12 +412,17 @@ check(tables.segment_stages_faster_up_to() == "2^3" and
       tables.segment_stages_fastest_at("v15_tile4096") == "2^20" and
       tables.segment_stages_fastest_at("v15_tile4096 --values", values=True) == "1024 and 2^20",
       "the length up to which the fastest stage wins at every length; where each stage wins")
-check(tables.segment_stages_fastest_all("v8_batched", 3, 12) == "yes" and
-      tables.segment_stages_fastest_all("v8_batched", 3, 20) == "no" and
-      tables.segment_stages_fastest_all("v15_tile4096", 20, 20) == "yes" and
-      tables.segment_stages_fastest_all("v8_batched", 11, 12) == "no",
-      "the claim that one stage is the fastest at every length measured in a range: yes where "
-      "it is, no where a length is not its own, no for a range with no length measured")
+check(tables.segment_stages_behind("v8_batched", 3, 12) == 1.0 and
+      tables.segment_stages_behind("v8_batched", 3, 20) == 2.0 and
+      tables.segment_stages_behind("v15_tile4096", 3, 10) == 1.2 and
+      tables.segment_stages_behind("v15_tile4096", 20, 20) == 1.0 and
+      tables.segment_stages_behind("v8_batched", 11, 12) is None and
+      tables.segment_stages_beaten("v8_batched", 3, 20) == "`v15_tile4096` at 2^20" and
+      tables.segment_stages_beaten("v15_tile4096", 3, 20) == "`v8_batched` at 8 and 1024" and
+      tables.segment_stages_beaten("v8_batched", 3, 12) == "none",
+      "how far one stage is behind the fastest at its worst length of a range: 1.0 where it is "
+      "the fastest at each, its largest ratio elsewhere, None for a range with no length measured; "
+      "the stages faster than it and where")
 # v17 as one process and as two under mpirun (chapter 19) on a made-up run: the ranks' rows are
 # ranks_runs' alone, and their time over the one process's at 2^31 on two GPUs (104 / 100) and
 # over 2^30 on one GPU (104 / 80).

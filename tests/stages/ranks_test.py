@@ -7,11 +7,11 @@ On one rank (any machine with MPI and a GPU) and, where there are two GPUs, on t
 pass their check and report as the one-process form does (the same launches, passes, padded
 length and bytes exchanged); ranks that hold none of the keys; the check seen to fail on a key
 out of order, a key lost and a boundary between ranks (COURSE_BREAK_SORT); mistakes on the
-command line said once, with the documented exit code; a rank that fails on its own
-(COURSE_FAIL_RANK), before it joins the others and in the middle of their sort, stops every
-rank, with its exit code, within 60 s. Exits 77 (SKIP) without a GPU or without mpirun; the
-two-rank cases are left out, and said so, with one GPU. mpirun is Open MPI's (--oversubscribe,
-OMPI_ALLOW_RUN_AS_ROOT).
+command line, and two ranks on one GPU, said once, with the documented exit code; a rank that
+fails on its own (COURSE_FAIL_RANK), before it joins the others and in the middle of their
+sort, stops every rank, with its exit code, within 60 s. Exits 77 (SKIP) without a GPU or
+without mpirun; the two-rank cases are left out, and said so, with one GPU. mpirun is Open
+MPI's (--oversubscribe, OMPI_ALLOW_RUN_AS_ROOT).
 """
 import csv
 import io
@@ -126,6 +126,12 @@ for ranks, arguments, words in ((2, ["--log2", "abc"], "--log2"),
     said = sum(1 for line in err.splitlines() if line.startswith(os.path.basename(program)))
     expect(code == 2 and words in err and said == 1,
            f"{ranks} ranks, {' '.join(arguments)}: exit 2, said once", out + err)
+
+# Two ranks that see one GPU, the same one: refused before NCCL is, said once, exit 3.
+code, out, err, seconds = run(2, ["--log2", "20"], env={"CUDA_VISIBLE_DEVICES": "0"}, timeout=90)
+said = sum(1 for line in err.splitlines() if line.startswith(os.path.basename(program)))
+expect(code == 3 and "start at most one rank a GPU" in err and said == 1 and seconds < 60,
+       f"2 ranks on one GPU: exit 3, said once, in {seconds:.1f} s (at most 60)", out + err)
 
 if gpus < 2:
     print(f"the two-rank cases are left out: {gpus} GPU(s) here")

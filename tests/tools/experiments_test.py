@@ -10,7 +10,7 @@ Usage: experiments_test.py SOURCE_ROOT
 - argsort_sweep runs each program with --values and without, at 2^20, 2^24 and 2^27, building
   only the variants of tools/variants.txt;
 - v15_tile runs v14, v15, the variant v15_padded and CUB's merge and radix sorts at 2^16 .. 2^29;
-- segment_stages runs v8, v13, v14, v15 and two CUB calls on keys, three argsorts (--values),
+- segment_stages runs v8 .. v16 and two CUB calls on keys, three argsorts (--values),
   and torch.sort up to 2^16 keys per array only, on arrays of 8 .. 2^20 keys, 2^27 in all;
 - segments gives DeviceSegmentedRadixSort arrays from 32 keys on, the others from 2; segments,
   segment_stages and tops hand their torch runs to torch_batch at once;
@@ -135,24 +135,30 @@ def torch_batch(runner, experiment, argument_lists):
 
 real_torch_batch, experiments.torch_batch = experiments.torch_batch, torch_batch
 
-# segment_stages: nine runs a length, the tenth torch.sort's where the arrays hold 2^16 keys or
-# fewer; keys alone but for the three argsorts; every run 2^27 keys in arrays of the length.
+# segment_stages: the nine stages from v8 on and two CUB calls on keys at every length, the three
+# argsorts (--values) at 8, 128, 1024, 4096 and 2^14 .. 2^20 alone, torch.sort's run where the
+# arrays hold 2^16 keys or fewer; every run 2^27 keys in arrays of the length.
 runs = experiments.segment_stages(Runner())
 lengths = [int(run[2][run[2].index("--segment") + 1]) for run in runs]
 torch_lengths = [length for run, length in zip(runs, lengths) if run[1] == "torch.sort"]
+argsort_lengths = sorted({length for run, length in zip(runs, lengths) if "--values" in run[2]})
 argsorts = sorted({run[1] for run in runs if "--values" in run[2]})
 programs = [run[2][run[2].index("--algo") + 1] if "--algo" in run[2] else
-            os.path.basename(run[2][0]) for run in runs[:9]]
-check(len(runs) == 9 * 8 + 6 and sorted(set(lengths)) == [1 << s for s in (3, 7, 10, 12, 14, 16,
-                                                                          18, 20)] and
-      torch_lengths == [1 << s for s in (3, 7, 10, 12, 14, 16)] and
+            os.path.basename(run[2][0]) for run in runs[:14]]
+stages = ["v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
+          "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top"]
+check(len(runs) == 11 * 14 + 3 * 8 + 12 and
+      sorted(set(lengths)) == [1 << s for s in range(3, 13)] + [1 << s for s in (14, 16, 18, 20)]
+      and torch_lengths == [1 << s for s in list(range(3, 13)) + [14, 16]] and
+      argsort_lengths == [1 << s for s in (3, 7, 10, 12, 14, 16, 18, 20)] and
       argsorts == ["cub_packed_radix --values", "v15_tile4096 --values", "v9_argsort --values"]
-      and programs == ["v8_batched", "v13_any_bits", "v14_span", "v15_tile4096", "cub_segmented",
-                       "cub_packed_radix", "v9_argsort", "v15_tile4096", "cub_packed_radix"] and
+      and programs == stages + ["cub_segmented", "cub_packed_radix", "v9_argsort", "v15_tile4096",
+                                "cub_packed_radix"] and
       all(run[2][run[2].index("--log2") + 1] == "27" for run in runs),
-      "segment_stages: v8, v13, v14, v15 and two CUB calls on keys, three argsorts, torch.sort "
-      "up to 2^16, arrays of 8 .. 2^20 keys, 2^27 in all")
-check(batches == [("segment_stages", 6)], f"segment_stages: torch.sort in one batch ({batches})")
+      "segment_stages: v8 .. v16 and two CUB calls on keys at every power of two from 8 to 4096 "
+      "and at 2^14 .. 2^20, three argsorts at eight of those lengths, torch.sort up to 2^16, "
+      "2^27 keys in all")
+check(batches == [("segment_stages", 12)], f"segment_stages: torch.sort in one batch ({batches})")
 
 # segments: v8 and CUB's segmented and packed sorts at every length from 2, DeviceSegmentedRadixSort
 # from 32 (one timed run up to 64), torch.sort up to 2^16 in one batch.
