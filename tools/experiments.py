@@ -362,7 +362,7 @@ def v16_tops(runner):
     with positions (--values), and against torch.topk on the same rows (keys and int64 indices),
     arrays of 128 .. 4096 keys."""
     stage = stage_program(runner.build, "v16_register_top")
-    lengths = [7, 8, 10, 12]
+    lengths = [7, 8, 9, 10, 11, 12]
     records = mapping_sweep(runner, "v16_tops", {
         "top 16, v16": stage + ["--top", "16"],
         "top 16, v15": stage_program(runner.build, "v15_tile4096") + ["--top", "16"],
