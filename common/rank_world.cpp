@@ -23,7 +23,7 @@
 // the rank sees one GPU alone (a launcher that gives each rank its own, by CUDA_VISIBLE_DEVICES).
 // Ranks of a machine that see one and the same GPU (mpirun -np 2 where there is one) would reach
 // ncclCommInitRank, which refuses two ranks a GPU with a line of NCCL's own; their GPUs' UUIDs
-// show it first, and the later of two such ranks says so.
+// show it first, and every such rank but the first on that GPU says so.
 int local_device(const World &world) {
   MPI_Comm machine = MPI_COMM_NULL;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, static_cast<int>(world.rank),
@@ -37,24 +37,29 @@ int local_device(const World &world) {
   }
   const std::string start_fewer = "start at most one rank a GPU";
   if (usable > 1 && place >= usable) {
+    // Every rank past the machine's last GPU says so: one line each.
     throw FatalError(kExitCudaError,
-                     "its machine has " + std::to_string(usable) +
-                         " usable CUDA device(s) and this is its rank number " +
-                         std::to_string(place + 1) + " there: " + start_fewer);
+                     "its machine has " + std::to_string(usable) + " usable CUDA devices for " +
+                         std::to_string(places) + " ranks: " + start_fewer);
   }
   const int device = usable == 1 ? 0 : place;
   cudaDeviceProp properties{};
   CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
+  // Each rank of the machine learns the others' GPUs (by UUID) and world ranks, in place order.
   std::vector<cudaUUID_t> uuids(static_cast<std::size_t>(places));
   MPI_Allgather(&properties.uuid, sizeof(cudaUUID_t), MPI_BYTE, uuids.data(), sizeof(cudaUUID_t),
                 MPI_BYTE, machine);
+  const int rank = static_cast<int>(world.rank);
+  std::vector<int> ranks(static_cast<std::size_t>(places));
+  MPI_Allgather(&rank, 1, MPI_INT, ranks.data(), 1, MPI_INT, machine);
   MPI_Comm_free(&machine);
+  // The first rank on a GPU keeps it; each later one names the first and stops.
   for (int other = 0; other < place; ++other) {
     if (std::equal(uuids[other].bytes, uuids[other].bytes + sizeof(cudaUUID_t),
                    properties.uuid.bytes)) {
-      throw FatalError(kExitCudaError,
-                       "its GPU is also its machine's rank number " + std::to_string(other + 1) +
-                           "'s, the one GPU each sees: " + start_fewer);
+      throw FatalError(
+          kExitCudaError,
+          "it sees the same GPU as rank " + std::to_string(ranks[other]) + ": " + start_fewer);
     }
   }
   return device;

@@ -7,9 +7,9 @@ On one rank (any machine with MPI and a GPU) and, where there are two GPUs, on t
 pass their check and report as the one-process form does (the same launches, passes, padded
 length and bytes exchanged); ranks that hold none of the keys; the check seen to fail on a key
 out of order, a key lost and a boundary between ranks (COURSE_BREAK_SORT); mistakes on the
-command line, and two ranks on one GPU, said once, with the documented exit code; a rank that
-fails on its own (COURSE_FAIL_RANK), before it joins the others and in the middle of their
-sort, stops every rank, with its exit code, within 60 s. Exits 77 (SKIP) without a GPU or
+command line, two ranks on one GPU and more ranks than GPUs, said once (by each rank refused),
+with the documented exit code; a rank that fails on its own (COURSE_FAIL_RANK), before it joins
+the others and in the middle of their sort, stops every rank, with its exit code, within 60 s. Exits 77 (SKIP) without a GPU or
 without mpirun; the two-rank cases are left out, and said so, with one GPU. mpirun is Open
 MPI's (--oversubscribe, OMPI_ALLOW_RUN_AS_ROOT).
 """
@@ -130,7 +130,8 @@ for ranks, arguments, words in ((2, ["--log2", "abc"], "--log2"),
 # Two ranks that see one GPU, the same one: refused before NCCL is, said once, exit 3.
 code, out, err, seconds = run(2, ["--log2", "20"], env={"CUDA_VISIBLE_DEVICES": "0"}, timeout=90)
 said = sum(1 for line in err.splitlines() if line.startswith(os.path.basename(program)))
-expect(code == 3 and "start at most one rank a GPU" in err and said == 1 and seconds < 60,
+expect(code == 3 and "it sees the same GPU as rank 0: start at most one rank a GPU" in err and
+       said == 1 and seconds < 60,
        f"2 ranks on one GPU: exit 3, said once, in {seconds:.1f} s (at most 60)", out + err)
 
 if gpus < 2:
@@ -142,6 +143,16 @@ else:
                       # Rank 1 holds none of the keys: padding alone.
                       ["-n", "1"], ["-n", "3", "--order", "desc"]):
         as_one_process(2, arguments)
+    # Four ranks on two GPUs: ranks 2 and 3 find no GPU of their own; each that speaks before
+    # mpirun stops the others says so in one line.
+    code, out, err, seconds = run(4, ["--log2", "20"], env={"CUDA_VISIBLE_DEVICES": "0,1"},
+                                  timeout=90)
+    said = [line for line in err.splitlines() if line.startswith(os.path.basename(program))]
+    expect(code == 3 and 1 <= len(said) <= 2 and seconds < 60 and
+           all("2 usable CUDA devices for 4 ranks: start at most one rank a GPU" in line and
+               re.search(r"rank [23]: error", line) for line in said),
+           f"4 ranks on 2 GPUs: exit 3, said by rank 2 or 3 alone, in {seconds:.1f} s (at most 60)",
+           out + err)
     broken(2, "order", "rank 1's keys are out of order")
     broken(2, "keys", "checksums differ")
     broken(2, "boundary", "rank 0's last key is out of order against rank 1's first")
