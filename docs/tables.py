@@ -1736,12 +1736,13 @@ def repeat_table():
 # Run-to-run spread at small sizes (experiments.py spread)
 
 
-def spread_runs(name="spread"):
-    """(program, log2 n) -> the sort times of the separate runs of the spread experiment (or of
-    another recorded in turns the same way), each the median of its own timed repetitions."""
+def spread_runs(name="spread", column="n"):
+    """(program, log2 of the row's `column`: n, or the segment) -> the sort times of the separate
+    runs of the spread experiment (or of another recorded in turns the same way), each the median
+    of its own timed repetitions."""
     runs = {}
     for row in recorded_rows(name):
-        runs.setdefault((row["program"], log2(row["n"])), []).append(float(row["sort_ms"]))
+        runs.setdefault((row["program"], log2(row[column])), []).append(float(row["sort_ms"]))
     return runs
 
 
@@ -2018,46 +2019,69 @@ def copy_value(q, column):
 
 
 SMALL_ARRAYS_RIVALS = ["cub_merge", "cub_radix", "thrust"]
+# (experiment, the program it judges, its rivals, the column that sets a row, that column's name,
+# the rivals' name): the experiments that run programs in turns (spread_runs) to say whether one
+# of them beats the others beyond the spread of their runs.
+SMALL_ARRAYS = ("small_arrays", REFERENCE_STAGE, SMALL_ARRAYS_RIVALS, "n", "n", "library")
+SEGMENT_SPREAD = ("segment_spread", "v8_batched", ["v12_key_words", "v13_any_bits", "v14_span"],
+                  "segment", "array length L", "other stage")
 
 
-def small_arrays_verdicts():
-    """log2 n -> against_all of v7 and the libraries in the small_arrays experiment."""
-    runs = spread_runs("small_arrays")
-    return {q: against_all(runs, REFERENCE_STAGE, SMALL_ARRAYS_RIVALS, q)
-            for q in sorted({size for _, size in runs})}
+TURNS = {turns[0]: turns for turns in (SMALL_ARRAYS, SEGMENT_SPREAD)}
 
 
-def small_arrays_table():
-    rows = recorded_rows("small_arrays")
+def turns_value(name, q, verdict_only=False):
+    """The judged program of experiment `name` against its fastest rival at 2^q: "0.99x
+    (overlap)", or the verdict alone."""
+    found = turns_verdicts(TURNS[name]).get(q)
+    if found is None:
+        return NOT_MEASURED
+    return found[2] if verdict_only else f"{found[1]:.2f}x ({found[2]})"
+
+
+def turns_verdicts(turns=SMALL_ARRAYS):
+    """log2 of the row's column -> against_all of the program and its rivals in `turns`."""
+    name, program, rivals, column = turns[:4]
+    runs = spread_runs(name, column)
+    return {q: against_all(runs, program, rivals, q) for q in sorted({size for _, size in runs})}
+
+
+def turns_table(turns=SMALL_ARRAYS):
+    """Each row's fastest and slowest run of the program and of each rival, and the program
+    against the fastest rival."""
+    name, program, rivals, column, label, rival = turns
+    rows = recorded_rows(name)
     if not rows:
         return NOT_MEASURED + "\n"
-    runs = spread_runs("small_arrays")
+    runs = spread_runs(name, column)
     body = []
-    for q, (fastest, speedup, verdict) in small_arrays_verdicts().items():
+    for q, (fastest, speedup, verdict) in turns_verdicts(turns).items():
         cells = [f"2^{q}"]
-        for program in [REFERENCE_STAGE] + SMALL_ARRAYS_RIVALS:
-            values = runs[(program, q)]
+        for one in [program] + rivals:
+            values = runs[(one, q)]
             cells.append(f"{ms(min(values))} .. {ms(max(values))}")
         cells.append(f"{fastest}: {speedup:.2f}x, {verdict}")
         body.append(cells)
-    header = (["n"] + [f"{program} ms" for program in [REFERENCE_STAGE] + SMALL_ARRAYS_RIVALS] +
-              ["v7 against the fastest library"])
+    short = program.split("_")[0]
+    header = ([label] + [f"{one} ms" for one in [program] + rivals] +
+              [f"{short} against the fastest {rival}"])
     runs_each = len({row["variant"] for row in rows})
     return (table(header, body) + "\n" +
-            recorded(rows, "tools/experiments.py small_arrays") +
-            f"; data: {data_files('small_arrays')}. Each program ran {runs_each} times, "
+            recorded(rows, f"tools/experiments.py {name}") +
+            f"; data: {data_files(name)}. Each program ran {runs_each} times, "
             f"taking turns, each a separate process reporting the median of {rows[0]['reps']} "
             "timed sorts after one warm-up; the columns give the fastest and the slowest run. "
-            "The last column: how many times faster v7's median run is than the fastest "
-            "library's, and *faster* where every run of v7 beat every run of every library, "
-            "*slower* where every run of that library beat every run of v7, else *overlap*.\n")
+            f"The last column: how many times faster {short}'s median run is than the fastest "
+            f"{rival}'s, and *faster* where every run of {short} beat every run of every "
+            f"{rival}, *slower* where every run of that {rival} beat every run of {short}, else "
+            "*overlap*.\n")
 
 
 def small_arrays_faster():
     """The largest 2^q up to which v7 beat every library in every run, from the smallest size
     measured."""
     largest = None
-    for q, (_, _, verdict) in small_arrays_verdicts().items():
+    for q, (_, _, verdict) in turns_verdicts().items():
         if verdict != "faster":
             break
         largest = q

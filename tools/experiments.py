@@ -79,9 +79,12 @@ does not make.
   segment_stages every stage from v8 on (v8_batched .. v16_register_top) on many arrays, keys
                  alone, against v8's fastest rivals (cub_segmented, cub_packed_radix,
                  torch.sort up to 2^16 keys per array), at every power of two from 8 to 4096
-                 keys per array and at 2^14 .. 2^20; and the argsorts (--values) of
-                 v9_argsort, v15_tile4096 and cub_packed_radix at 8, 128, 1024, 4096 and
-                 2^14 .. 2^20; 2^27 keys in all (chapter 20)
+                 keys per array and at 2^14, 2^16, 2^18 and 2^20; and the argsorts
+                 (--values) of v9_argsort, v15_tile4096 and cub_packed_radix at 8, 128, 1024,
+                 4096 and those four; 2^27 keys in all (chapter 20)
+  segment_spread v8_batched, v12_key_words, v13_any_bits and v14_span at 8 and 16 keys per
+                 array, each in five separate runs taken in turns, 2^27 keys in all (lab note
+                 many_arrays)
   argsorts       v9_argsort with and without --values, v8_batched, the argsorts (--values) of
                  cub_segmented and cub_packed_radix, and torch.sort, for arrays of 2 .. 2^16
                  keys, 2^27 keys in all (chapters 10 and 11)
@@ -534,6 +537,21 @@ def segment_stages(runner):
     return records + torch_batch(runner, "segment_stages", torch_runs)
 
 
+# The stages that came within 2% of v8 at 8 and 16 keys per array in segment_stages, with v8.
+SHORT_SPREAD_STAGES = ("v8_batched", "v12_key_words", "v13_any_bits", "v14_span")
+
+
+def segment_spread(runner):
+    """SHORT_SPREAD_STAGES at 8 and 16 keys per array (2^27 keys in all), in separate runs taken
+    in turns: whether v8's gap to the fastest of them there is more than the runs of one program
+    differ by (lab note many_arrays)."""
+    return [runner.record("segment_spread", f"run {repeat + 1}", course.program_command(
+                runner.build, stage) + ["--log2", "27", "--segment", str(1 << log2_segment),
+                                        "--reps", "5"])
+            for log2_segment in (3, 4) for repeat in range(runner.spread_runs)
+            for stage in SHORT_SPREAD_STAGES]
+
+
 def row_sweep(runner, experiment, programs, largest):
     """Every program of {variant: options} (the variant's first word names the program) on
     arrays of 2 .. 2^largest keys, 2^27 keys in all, then torch.sort on them all in one
@@ -759,7 +777,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "v16_tops": v16_tops,
                "long_argsorts": long_argsorts, "segments": segments,
-               "segment_stages": segment_stages,
+               "segment_stages": segment_stages, "segment_spread": segment_spread,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,
                "floats": floats, "gpus": gpus, "exchange": exchange,
                "spread": spread, "distributions": distributions,

@@ -27,7 +27,11 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 - chapter 20's run of the stages on many arrays (segment_stages_table): the fastest stage and
   the fastest rival at each length, keys alone and argsorts apart, the stage in copies of the
   GPU's own copy, the length up to which a stage wins at every length, the lengths at which a
-  stage is the fastest, and the values that quote an ncu_facts.py experiment (fact, fact-over);
+  stage is the fastest, how far a stage is behind the fastest and which stages beat it where
+  (segment_stages_behind, segment_stages_beaten), and the values that quote an ncu_facts.py
+  experiment (fact, fact-over);
+- programs run in turns (turns_table, turns_value, segment_spread's form): each one's fastest
+  and slowest run, and the judged program against the fastest rival, beyond the runs' spread;
 - a record of three chunks of one experiment (tools/records.py): the rows and files of those
   that measured the code as it is, in the manifest's order, and one with a stale row left out;
 - the notes the record's own runs make: where chapter 10's table left DeviceSegmentedRadixSort
@@ -649,10 +653,47 @@ check(wants == [True, True, True, True] and
       "the tour's slower sizes and crossings refuse a range with a program missing at a size, "
       "or with no runs at all, and a record that holds the tour in part")
 
+# Programs run in turns (turns_table, turns_value) on made-up runs of segment_spread: at 8 keys an
+# array v12's median run is the fastest and the runs overlap v8's; at 16 every run of v8 beats
+# every run of the others.
+def turn_row(program, segment, run, sort_ms):
+    return {"program": program, "variant": f"run {run}", "segment": str(segment), "n": str(2**27),
+            "sort_ms": str(sort_ms), "reps": "5", "device": "NVIDIA H200", "nvidia_driver": "1",
+            "cuda_runtime": "13.0", "date": "2026-11-30", "validation": "pass"}
+
+
+turn_times = {"v8_batched": ((1.0, 1.02, 1.01), (1.0, 1.0, 1.0)),
+              "v12_key_words": ((0.99, 1.03, 1.0), (1.2, 1.1, 1.3)),
+              "v13_any_bits": ((1.1, 1.1, 1.1), (1.1, 1.1, 1.1)),
+              "v14_span": ((1.05, 1.06, 1.07), (1.01, 1.02, 1.03))}
+turn_rows = [turn_row(program, segment, run + 1, sort_ms)
+             for program, times in turn_times.items()
+             for segment, runs_ in zip((8, 16), times) for run, sort_ms in enumerate(runs_)]
+saved_rows, tables.recorded_rows = tables.recorded_rows, lambda name: (
+    turn_rows if name == "segment_spread" else [])
+with tempfile.TemporaryDirectory() as results:
+    os.makedirs(os.path.join(results, "empty"))
+    with open(os.path.join(results, "empty", records.MANIFEST), "w") as file:
+        json.dump({"gpu": "none", "chunks": {}}, file)
+    saved_record, tables.RECORD = tables.RECORD, records.Record("empty", results)
+    turns = tables.turns_table(tables.SEGMENT_SPREAD).splitlines()
+    tables.RECORD = saved_record
+check(tables.turns_value("segment_spread", 3) == "0.99x (overlap)" and
+      tables.turns_value("segment_spread", 4) == "1.02x (faster)" and
+      tables.turns_value("segment_spread", 4, verdict_only=True) == "faster" and
+      tables.turns_value("segment_spread", 5) == tables.NOT_MEASURED and
+      turns[0].startswith("| array length L | v8_batched ms | v12_key_words ms |") and
+      turns[2] == "| 2^3 | 1.00 .. 1.02 | 0.9900 .. 1.03 | 1.10 .. 1.10 | 1.05 .. 1.07 | "
+                  "v12_key_words: 0.99x, overlap |" and
+      turns[3].endswith("| v14_span: 1.02x, faster |") and "3 times" in turns[5],
+      "programs in turns: the fastest and slowest run of each, the judged program against the "
+      "fastest rival's median, faster only where every run beat every run")
+tables.recorded_rows = saved_rows
+
 # What only the lab notes read (chunks of record.py --all) the README and the chapters may not.
 check(generate.notes_only_experiments() == {"v9_directions", "v9_mirrored", "pipes", "directions",
                                              "words", "short_stages", "v8_pipes", "v9_compare",
-                                             "clusters", "v15_tops"},
+                                             "clusters", "v15_tops", "segment_spread"},
       "the experiments only optional chunks write: those the lab notes alone read")
 
 

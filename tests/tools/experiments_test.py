@@ -12,6 +12,7 @@ Usage: experiments_test.py SOURCE_ROOT
 - v15_tile runs v14, v15, the variant v15_padded and CUB's merge and radix sorts at 2^16 .. 2^29;
 - segment_stages runs v8 .. v16 and two CUB calls on keys, three argsorts (--values),
   and torch.sort up to 2^16 keys per array only, on arrays of 8 .. 2^20 keys, 2^27 in all;
+- segment_spread runs v8, v12, v13 and v14 in turns at 8 and 16 keys per array;
 - segments gives DeviceSegmentedRadixSort arrays from 32 keys on, the others from 2; segments,
   segment_stages and tops hand their torch runs to torch_batch at once;
 - torch_batch runs tools/torch_rows.py (here a stand-in) for every argument list in one
@@ -159,6 +160,21 @@ check(len(runs) == 11 * 14 + 3 * 8 + 12 and
       "and at 2^14 .. 2^20, three argsorts at eight of those lengths, torch.sort up to 2^16, "
       "2^27 keys in all")
 check(batches == [("segment_stages", 12)], f"segment_stages: torch.sort in one batch ({batches})")
+
+# segment_spread: v8 and the three stages closest to it, at 8 and 16 keys per array, in turns
+# (every stage once before any runs again), as many runs as the runner's spread_runs.
+spread_runner = Runner()
+spread_runner.spread_runs = 3
+runs = experiments.segment_spread(spread_runner)
+stages = ["v8_batched", "v12_key_words", "v13_any_bits", "v14_span"]
+check(len(runs) == 2 * 3 * 4 and
+      [os.path.basename(run[2][0]) for run in runs[:8]] == stages * 2 and
+      [run[1] for run in runs[:8]] == ["run 1"] * 4 + ["run 2"] * 4 and
+      [run[2][run[2].index("--segment") + 1] for run in runs[::12]] == ["8", "16"] and
+      all(run[0] == "segment_spread" and run[2][run[2].index("--log2") + 1] == "27"
+          for run in runs),
+      "segment_spread: v8, v12, v13 and v14 in turns, three runs each at 8 and 16 keys per "
+      "array, 2^27 keys in all")
 
 # segments: v8 and CUB's segmented and packed sorts at every length from 2, DeviceSegmentedRadixSort
 # from 32 (one timed run up to 64), torch.sort up to 2^16 in one batch.
