@@ -11,6 +11,7 @@ import statistics
 import subprocess
 
 import course
+import experiments
 import figures
 import records
 from judging import (against_all, against_previous, faster_from, faster_up_to,
@@ -1228,8 +1229,7 @@ def segments_crossover(name="segments", program="v8_batched", rivals=SEGMENT_RIV
 # The stages from v8 on, on many arrays (tools/experiments.py segment_stages):
 # every stage from v8 on, keys alone, and the argsorts, each set with its rivals.
 SEGMENT_STAGES = "segment_stages"
-STAGE_KEYS = ["v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
-              "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top"]
+STAGE_KEYS = list(experiments.STAGE_KEY_PROGRAMS)
 STAGE_ARGSORTS = ["v9_argsort --values", "v15_tile4096 --values"]
 STAGE_KEY_RIVALS = {"cub_segmented": "DeviceSegmentedSort",
                     "cub_packed_radix": "packed DeviceRadixSort", "torch.sort": "torch.sort"}
@@ -2023,8 +2023,9 @@ SMALL_ARRAYS_RIVALS = ["cub_merge", "cub_radix", "thrust"]
 # the rivals' name): the experiments that run programs in turns (spread_runs) to say whether one
 # of them beats the others beyond the spread of their runs.
 SMALL_ARRAYS = ("small_arrays", REFERENCE_STAGE, SMALL_ARRAYS_RIVALS, "n", "n", "library")
-SEGMENT_SPREAD = ("segment_spread", "v8_batched", ["v12_key_words", "v13_any_bits", "v14_span"],
-                  "segment", "array length L", "other stage")
+SEGMENT_SPREAD = ("segment_spread", experiments.SHORT_SPREAD_STAGES[0],
+                  list(experiments.SHORT_SPREAD_STAGES[1:]), "segment", "array length L",
+                  "other stage")
 
 
 TURNS = {turns[0]: turns for turns in (SMALL_ARRAYS, SEGMENT_SPREAD)}
