@@ -23,7 +23,8 @@
 // the rank sees one GPU alone (a launcher that gives each rank its own, by CUDA_VISIBLE_DEVICES).
 // Ranks of a machine that see one and the same GPU (mpirun -np 2 where there is one) would reach
 // ncclCommInitRank, which refuses two ranks a GPU with a line of NCCL's own; their GPUs' UUIDs
-// show it first, and every such rank but the first on that GPU says so.
+// show it first, and each such rank but the first on that GPU may say so (the first to fail stops
+// them all: ranks.cpp, stop_every_rank).
 int local_device(const World &world) {
   MPI_Comm machine = MPI_COMM_NULL;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, static_cast<int>(world.rank),
@@ -37,7 +38,9 @@ int local_device(const World &world) {
   }
   const std::string start_fewer = "start at most one rank a GPU";
   if (usable > 1 && place >= usable) {
-    // Every rank past the machine's last GPU says so: one line each.
+    // A rank past the last GPU it sees (the devices its CUDA_VISIBLE_DEVICES leaves it, the
+    // machine's where that is not set); each such rank may say so before the first to fail
+    // stops them all.
     throw FatalError(kExitCudaError,
                      "its machine has " + std::to_string(usable) + " usable CUDA devices for " +
                          std::to_string(places) + " ranks: " + start_fewer);
@@ -90,10 +93,10 @@ bool in_order(int a, int b, bool ascending) {
 
 }  // namespace
 
-// Step 5: "" when the keys of every rank, in rank order, are the input's keys in order; else what
-// is wrong, on rank 0 (the others return ""). `share` holds this rank's `real` input keys before
-// the sort (the padding is not input) and `sorted` its first `real` keys after it; the padding
-// sorts last, so the input's n keys are the first n of the array.
+// ranks.cpp's step 5: "" when the keys of every rank, in rank order, are the input's keys in order;
+// else what is wrong, on rank 0 (the others return ""). `share` holds this rank's `real` input keys
+// before the sort (the padding is not input) and `sorted` its first `real` keys after it; the
+// padding sorts last, so the input's n keys are the first n of the array.
 std::string check_ranks(const World &world, const std::vector<int> &share, const int *sorted,
                         std::uint64_t real, bool ascending) {
   // This rank's first position out of order, or its real count when there is none.

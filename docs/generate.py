@@ -383,7 +383,7 @@ def generated_blocks(tour, profile, network_dump):
         "clusters": tables.clusters_table,
         "cluster-costs": tables.cluster_costs_table,
         "copy-sizes": tables.copy_table,
-        "small-arrays": tables.turns_table,
+        "small-arrays": lambda: tables.turns_table(tables.SMALL_ARRAYS),
         "segment-spread": lambda: tables.turns_table(tables.SEGMENT_SPREAD),
         "library-kernels": tables.library_kernels_table,
         "record-status": record_status,
@@ -512,8 +512,9 @@ INLINE_VALUES = {
     # Q:gbs or Q:ms, the copy baseline at 2^Q.
     "copy-at": lambda args, tour, profile: tables.copy_value(int(args[0]), args[1]),
     "small-arrays-faster": lambda args, tour, profile: tables.small_arrays_faster(),
-    # NAME:Q: the program an experiment run in turns judges (tables.TURNS) against its fastest
-    # rival at 2^Q, "0.99x (overlap)"; turns-verdict: the verdict alone (faster, slower, overlap).
+    # NAME:Q: how many times faster the program an experiment run in turns judges (tables.TURNS)
+    # is than its fastest rival at 2^Q, by median runs, "0.98x (overlap)" (below 1: slower);
+    # turns-verdict: the verdict alone (faster, slower, overlap).
     "turns": lambda args, tour, profile: tables.turns_value(args[0], int(args[1])),
     "turns-verdict": lambda args, tour, profile: tables.turns_value(args[0], int(args[1]), True),
     "library-kernels": lambda args, tour, profile: tables.library_kernels(args[0], int(args[1])),

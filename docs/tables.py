@@ -4,6 +4,7 @@ Every number here is read from a file that a program of tools/ wrote on the GPU 
 it; nothing is typed in. A stage, a size or an experiment that was not recorded shows as "not
 measured". docs/generate.py puts the results into the Markdown files.
 """
+import collections
 import csv
 import os
 import re
@@ -1378,25 +1379,36 @@ def segment_stages_fastest_at(program, values=False):
     return spoken_list([length_name(s) for s in lengths]) or "no length"
 
 
+def stage_key_lengths(program, lowest, highest):
+    """segment_stages' times, and the lengths from 2^lowest to 2^highest keys per array at which
+    PROGRAM, one of its stages of keys alone (STAGE_KEYS), was measured ([] for another)."""
+    times = segment_times(SEGMENT_STAGES)
+    if program not in STAGE_KEYS:
+        return times, []
+    return times, [s for s in sorted(times.get(program, {})) if lowest <= s <= highest]
+
+
 def segment_stages_behind(program, lowest, highest):
     """PROGRAM's time over that of segment_stages' fastest stage (keys alone), at the length from
     2^lowest to 2^highest keys per array where that is largest: 1.0 where PROGRAM is the fastest
-    at every length; None where it measured none of them."""
-    times = segment_times(SEGMENT_STAGES)
-    lengths = [s for s in times.get(program, {}) if lowest <= s <= highest]
+    at every length; None where it measured none of them, or is not one of STAGE_KEYS."""
+    times, lengths = stage_key_lengths(program, lowest, highest)
     return max((times[program][s] / fastest_rival(times, s, STAGE_KEYS)[1] for s in lengths),
                default=None)
 
 
 def segment_stages_beaten(program, lowest, highest):
-    """Where PROGRAM is not segment_stages' fastest stage (keys alone) from 2^lowest to 2^highest
-    keys per array: which stage is and where ("`v12_key_words` at 8; `v14_span` at 16 and 32"),
-    or "none"."""
-    times = segment_times(SEGMENT_STAGES)
+    """Where a stage of segment_stages (keys alone) took less time than PROGRAM from 2^lowest to
+    2^highest keys per array: the fastest such stage and where ("`v12_key_words` at 8;
+    `v14_span` at 16 and 32"), "none" where none did (a tie is not a loss), NOT_MEASURED where
+    PROGRAM measured no length there."""
+    times, lengths = stage_key_lengths(program, lowest, highest)
+    if not lengths:
+        return NOT_MEASURED
     faster = {}
-    for s in sorted(times.get(program, {})):
-        stage = fastest_rival(times, s, STAGE_KEYS)[0]
-        if lowest <= s <= highest and stage != program:
+    for s in lengths:
+        stage, stage_ms = fastest_rival(times, s, STAGE_KEYS)
+        if stage_ms < times[program][s]:
             faster.setdefault(stage, []).append(length_name(s))
     return "; ".join(f"`{stage}` at {spoken_list(lengths)}"
                      for stage, lengths in faster.items()) or "none"
@@ -2019,62 +2031,65 @@ def copy_value(q, column):
 
 
 SMALL_ARRAYS_RIVALS = ["cub_merge", "cub_radix", "thrust"]
-# (experiment, the program it judges, its rivals, the column that sets a row, that column's name,
-# the rivals' name): the experiments that run programs in turns (spread_runs) to say whether one
-# of them beats the others beyond the spread of their runs.
-SMALL_ARRAYS = ("small_arrays", REFERENCE_STAGE, SMALL_ARRAYS_RIVALS, "n", "n", "library")
-SEGMENT_SPREAD = ("segment_spread", experiments.SHORT_SPREAD_STAGES[0],
-                  list(experiments.SHORT_SPREAD_STAGES[1:]), "segment", "array length L",
-                  "other stage")
-
-
-TURNS = {turns[0]: turns for turns in (SMALL_ARRAYS, SEGMENT_SPREAD)}
+# An experiment that runs programs in turns (spread_runs) to say whether one of them beats the
+# others beyond the spread of their runs: the program it judges, its rivals, the column of a row
+# that sets its size (n, or the segment), that column's heading, and a word for one rival.
+Turns = collections.namedtuple("Turns", "experiment judged rivals column heading rival_word")
+SMALL_ARRAYS = Turns("small_arrays", REFERENCE_STAGE, SMALL_ARRAYS_RIVALS, "n", "n", "library")
+SEGMENT_SPREAD = Turns("segment_spread", "v8_batched",
+                       [name for name in experiments.SHORT_SPREAD_STAGES if name != "v8_batched"],
+                       "segment", "array length L", "other stage")
+TURNS = {turns.experiment: turns for turns in (SMALL_ARRAYS, SEGMENT_SPREAD)}
 
 
 def turns_value(name, q, verdict_only=False):
-    """The judged program of experiment `name` against its fastest rival at 2^q: "0.99x
-    (overlap)", or the verdict alone."""
+    """How many times faster the judged program of experiment `name` is than its fastest rival
+    at 2^q, by their median runs (above 1: the judged program is faster), "1.02x (overlap)"; or
+    the verdict alone (faster, slower, overlap)."""
     found = turns_verdicts(TURNS[name]).get(q)
     if found is None:
         return NOT_MEASURED
     return found[2] if verdict_only else f"{found[1]:.2f}x ({found[2]})"
 
 
-def turns_verdicts(turns=SMALL_ARRAYS):
-    """log2 of the row's column -> against_all of the program and its rivals in `turns`."""
-    name, program, rivals, column = turns[:4]
-    runs = spread_runs(name, column)
-    return {q: against_all(runs, program, rivals, q) for q in sorted({size for _, size in runs})}
+def turns_verdicts(turns):
+    """log2 of the row's column -> against_all of the judged program and its rivals, at each size
+    where every one of them has runs."""
+    runs = spread_runs(turns.experiment, turns.column)
+    programs = [turns.judged] + turns.rivals
+    sizes = sorted({size for _, size in runs})
+    return {q: against_all(runs, turns.judged, turns.rivals, q) for q in sizes
+            if all((program, q) in runs for program in programs)}
 
 
-def turns_table(turns=SMALL_ARRAYS):
-    """Each row's fastest and slowest run of the program and of each rival, and the program
-    against the fastest rival."""
-    name, program, rivals, column, label, rival = turns
-    rows = recorded_rows(name)
+def turns_table(turns):
+    """Each size's fastest and slowest run of the judged program and of each rival, and the
+    judged program against the fastest rival."""
+    rows = recorded_rows(turns.experiment)
     if not rows:
         return NOT_MEASURED + "\n"
-    runs = spread_runs(name, column)
+    runs = spread_runs(turns.experiment, turns.column)
+    programs = [turns.judged] + turns.rivals
     body = []
     for q, (fastest, speedup, verdict) in turns_verdicts(turns).items():
         cells = [f"2^{q}"]
-        for one in [program] + rivals:
-            values = runs[(one, q)]
+        for program in programs:
+            values = runs[(program, q)]
             cells.append(f"{ms(min(values))} .. {ms(max(values))}")
         cells.append(f"{fastest}: {speedup:.2f}x, {verdict}")
         body.append(cells)
-    short = program.split("_")[0]
-    header = ([label] + [f"{one} ms" for one in [program] + rivals] +
-              [f"{short} against the fastest {rival}"])
+    judged, rival = turns.judged.split("_")[0], turns.rival_word
+    header = ([turns.heading] + [f"{program} ms" for program in programs] +
+              [f"{judged} against the fastest {rival}"])
     runs_each = len({row["variant"] for row in rows})
     return (table(header, body) + "\n" +
-            recorded(rows, f"tools/experiments.py {name}") +
-            f"; data: {data_files(name)}. Each program ran {runs_each} times, "
+            recorded(rows, experiment_tool(turns.experiment)) +
+            f"; data: {data_files(turns.experiment)}. Each program ran {runs_each} times, "
             f"taking turns, each a separate process reporting the median of {rows[0]['reps']} "
             "timed sorts after one warm-up; the columns give the fastest and the slowest run. "
-            f"The last column: how many times faster {short}'s median run is than the fastest "
-            f"{rival}'s, and *faster* where every run of {short} beat every run of every "
-            f"{rival}, *slower* where every run of that {rival} beat every run of {short}, else "
+            f"The last column: how many times faster {judged}'s median run is than the fastest "
+            f"{rival}'s, and *faster* where every run of {judged} beat every run of every "
+            f"{rival}, *slower* where every run of that {rival} beat every run of {judged}, else "
             "*overlap*.\n")
 
 
@@ -2082,7 +2097,7 @@ def small_arrays_faster():
     """The largest 2^q up to which v7 beat every library in every run, from the smallest size
     measured."""
     largest = None
-    for q, (_, _, verdict) in turns_verdicts().items():
+    for q, (_, _, verdict) in turns_verdicts(SMALL_ARRAYS).items():
         if verdict != "faster":
             break
         largest = q

@@ -506,8 +506,9 @@ def segments(runner):
     return records + torch_batch(runner, "segments", torch_runs)
 
 
-# Array lengths of segment_stages: up to 4096 keys, which v8 and v15 sort in one launch (v13 and
-# v14 in two), and the longer arrays (2^14 .. 2^20), where v13 .. v15 make fewer passes than v8.
+# Array lengths of segment_stages' argsorts (and of its keys, with STAGE_KEY_SEGMENTS): up to
+# 4096 keys, which v8, v15 and v16 sort in one launch, and the longer arrays (2^14 .. 2^20), where
+# v13 .. v16 make fewer passes than v8.
 STAGE_SEGMENTS = [3, 7, 10, 12, 14, 16, 18, 20]
 # The stages' keys alone and their rivals run at every power of two from 8 to 4096 as well: the
 # lengths where the course names one stage for many arrays (chapter 20).

@@ -423,10 +423,13 @@ check(tables.segment_stages_behind("v8_batched", 3, 12) == 1.0 and
       tables.segment_stages_behind("v8_batched", 11, 12) is None and
       tables.segment_stages_beaten("v8_batched", 3, 20) == "`v15_tile4096` at 2^20" and
       tables.segment_stages_beaten("v15_tile4096", 3, 20) == "`v8_batched` at 8 and 1024" and
-      tables.segment_stages_beaten("v8_batched", 3, 12) == "none",
+      tables.segment_stages_beaten("v8_batched", 3, 12) == "none" and
+      tables.segment_stages_beaten("v8_batched", 11, 12) == tables.NOT_MEASURED and
+      tables.segment_stages_behind("v15_tile4096 --values", 3, 20) is None and
+      tables.segment_stages_beaten("v15_tile4096 --values", 3, 20) == tables.NOT_MEASURED,
       "how far one stage is behind the fastest at its worst length of a range: 1.0 where it is "
-      "the fastest at each, its largest ratio elsewhere, None for a range with no length measured; "
-      "the stages faster than it and where")
+      "the fastest at each, its largest ratio elsewhere, None for a range with no length measured "
+      "or for an argsort; the stages faster than it and where, 'not measured' where it has none")
 # v17 as one process and as two under mpirun (chapter 19) on a made-up run: the ranks' rows are
 # ranks_runs' alone, and their time over the one process's at 2^31 on two GPUs (104 / 100) and
 # over 2^30 on one GPU (104 / 80).

@@ -7,11 +7,11 @@ On one rank (any machine with MPI and a GPU) and, where there are two GPUs, on t
 pass their check and report as the one-process form does (the same launches, passes, padded
 length and bytes exchanged); ranks that hold none of the keys; the check seen to fail on a key
 out of order, a key lost and a boundary between ranks (COURSE_BREAK_SORT); mistakes on the
-command line, two ranks on one GPU and more ranks than GPUs, said once (by each rank refused),
-with the documented exit code; a rank that fails on its own (COURSE_FAIL_RANK), before it joins
-the others and in the middle of their sort, stops every rank, with its exit code, within 60 s. Exits 77 (SKIP) without a GPU or
-without mpirun; the two-rank cases are left out, and said so, with one GPU. mpirun is Open
-MPI's (--oversubscribe, OMPI_ALLOW_RUN_AS_ROOT).
+command line, two ranks on one GPU and more ranks than GPUs, each said in one line by a rank
+refused, with the documented exit code; a rank that fails on its own (COURSE_FAIL_RANK), before
+it joins the others and in the middle of their sort, stops every rank, with its exit code,
+within 60 s. Exits 77 (SKIP) without a GPU or without mpirun; the two-rank cases are left out,
+and said so, with one GPU. mpirun is Open MPI's (--oversubscribe, OMPI_ALLOW_RUN_AS_ROOT).
 """
 import csv
 import io
@@ -37,8 +37,11 @@ ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIR
            NCCL_NVLS_ENABLE="0")
 listed = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout
 gpus = sum(1 for line in listed.splitlines() if line.startswith("GPU "))
-if os.environ.get("CUDA_VISIBLE_DEVICES"):
-    gpus = min(gpus, len(os.environ["CUDA_VISIBLE_DEVICES"].split(",")))
+# The GPUs this test may use: those CUDA_VISIBLE_DEVICES names, where it is set.
+visible = [name for name in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if name]
+if visible:
+    gpus = min(gpus, len(visible))
+ids = visible or [str(device) for device in range(gpus)]
 failures = []
 
 
@@ -128,7 +131,8 @@ for ranks, arguments, words in ((2, ["--log2", "abc"], "--log2"),
            f"{ranks} ranks, {' '.join(arguments)}: exit 2, said once", out + err)
 
 # Two ranks that see one GPU, the same one: refused before NCCL is, said once, exit 3.
-code, out, err, seconds = run(2, ["--log2", "20"], env={"CUDA_VISIBLE_DEVICES": "0"}, timeout=90)
+code, out, err, seconds = run(2, ["--log2", "20"], env={"CUDA_VISIBLE_DEVICES": ids[0]},
+                               timeout=90)
 said = sum(1 for line in err.splitlines() if line.startswith(os.path.basename(program)))
 expect(code == 3 and "it sees the same GPU as rank 0: start at most one rank a GPU" in err and
        said == 1 and seconds < 60,
@@ -145,8 +149,8 @@ else:
         as_one_process(2, arguments)
     # Four ranks on two GPUs: ranks 2 and 3 find no GPU of their own; each that speaks before
     # mpirun stops the others says so in one line.
-    code, out, err, seconds = run(4, ["--log2", "20"], env={"CUDA_VISIBLE_DEVICES": "0,1"},
-                                  timeout=90)
+    code, out, err, seconds = run(4, ["--log2", "20"],
+                                  env={"CUDA_VISIBLE_DEVICES": ",".join(ids[:2])}, timeout=90)
     said = [line for line in err.splitlines() if line.startswith(os.path.basename(program))]
     expect(code == 3 and 1 <= len(said) <= 2 and seconds < 60 and
            all("2 usable CUDA devices for 4 ranks: start at most one rank a GPU" in line and
