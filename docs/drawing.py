@@ -4,7 +4,7 @@ import math
 
 ASCENDING, DESCENDING = "#1f5fa8", "#c0392b"
 PALETTE = ["#888888", "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-           "#e377c2", "#17becf", "#bcbd22", "#7f7f7f", "#393b79", "#637939"]
+           "#e377c2", "#17becf", "#bcbd22", "#e7ba52", "#393b79", "#637939"]
 
 
 class Svg:
