@@ -81,7 +81,7 @@ does not make.
                  torch.sort up to 2^16 keys per array), at every power of two from 8 to 4096
                  keys per array and at 2^14, 2^16, 2^18 and 2^20; and the argsorts
                  (--values) of v9_argsort, v15_tile4096 and cub_packed_radix at 8, 128, 1024,
-                 4096 and those four; 2^27 keys in all (chapter 20)
+                 4096 and the four longer lengths; 2^27 keys in all (chapter 20)
   segment_spread v8_batched, v12_key_words, v13_any_bits and v14_span at 8 and 16 keys per
                  array, each in five separate runs taken in turns, 2^27 keys in all (lab note
                  many_arrays)

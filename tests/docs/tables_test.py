@@ -691,6 +691,17 @@ check(tables.turns_value("segment_spread", 3) == "0.99x (overlap)" and
       turns[3].endswith("| v14_span: 1.02x, faster |") and "3 times" in turns[5],
       "programs in turns: the fastest and slowest run of each, the judged program against the "
       "fastest rival's median, faster only where every run beat every run")
+# A tie is not a loss: v13 as fast as v8 at 8 keys (fastest_rival then names v13, the smaller
+# name) leaves v8 unbeaten there; v14 faster at 16 beats it.
+tables.recorded_rows = lambda name: [
+    {"variant": variant, "segment": str(segment), "sort_ms": str(sort_ms)}
+    for variant, segment, sort_ms in (("v8_batched", 8, 1.0), ("v13_any_bits", 8, 1.0),
+                                      ("v8_batched", 16, 1.0), ("v14_span", 16, 0.9))
+] if name == "segment_stages" else []
+check(tables.segment_stages_beaten("v8_batched", 3, 3) == "none" and
+      tables.segment_stages_behind("v8_batched", 3, 3) == 1.0 and
+      tables.segment_stages_beaten("v8_batched", 3, 4) == "`v14_span` at 16",
+      "a stage as fast as another does not beat it; a faster one does")
 tables.recorded_rows = saved_rows
 
 # What only the lab notes read (chunks of record.py --all) the README and the chapters may not.
