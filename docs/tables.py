@@ -910,12 +910,14 @@ def argsort_stage_table(largest=12):
 
 
 def word_argsorts_table():
-    """The lab's argsorts, tools/word_argsort (two sorts of 32-bit words) and tools/rank_argsort
-    (a sort of the keys, then a search), against v9's argsort, v8's keys and torch.sort, all from
-    the word_argsorts experiment (one run)."""
+    """The lab's argsorts, tools/word_argsort (two sorts of 32-bit words), tools/rank_argsort (a
+    sort of the keys, then a search) and tools/prefix_argsort (one sort of words, then a fix-up),
+    against v9's argsort, v8's keys and torch.sort, all from the word_argsorts experiment (one
+    run)."""
     rows = recorded_rows("word_argsorts")
     times = segment_times("word_argsorts")
     words, ranks = times.get("word_argsort", {}), times.get("rank_argsort", {})
+    prefixes = times.get("prefix_argsort", {})
     if not words:
         return NOT_MEASURED + "\n"
     keys, items = times.get("v8_batched keys", {}), times.get("v9_argsort", {})
@@ -926,11 +928,13 @@ def word_argsorts_table():
             else NOT_MEASURED
 
     body = [[f"2^{s} ({1 << s})", ms(keys.get(s)), ms(items.get(s)), ms(words[s]),
-             ms(ranks.get(s)), over(words, keys, s), over(ranks, keys, s), ms(rival.get(s)),
-             over(rival, words, s), over(rival, ranks, s)] for s in sorted(words)]
+             ms(ranks.get(s)), ms(prefixes.get(s)), over(words, keys, s), over(ranks, keys, s),
+             over(prefixes, keys, s), ms(rival.get(s)), over(rival, prefixes, s)]
+            for s in sorted(words)]
     header = ["array length L", "v8 keys ms", "v9 --values ms", "word_argsort --values ms",
-              "rank_argsort --values ms", "word_argsort / v8 keys", "rank_argsort / v8 keys",
-              "torch.sort ms", "torch.sort / word_argsort", "torch.sort / rank_argsort"]
+              "rank_argsort --values ms", "prefix_argsort --values ms", "word_argsort / v8 keys",
+              "rank_argsort / v8 keys", "prefix_argsort / v8 keys", "torch.sort ms",
+              "torch.sort / prefix_argsort"]
     return (table(header, body) + "\n" +
             recorded(rows, "tools/experiments.py word_argsorts") +
             "; data: " + data_files("word_argsorts") + ". 2^27 keys in all, uniform over int32 "

@@ -27,7 +27,7 @@ ARGSORT_BASELINES = ["cub_segmented", "cub_packed_radix"]
 # Programs of the baselines executable that are not a stage.
 BASELINE_PROGRAMS = ["std_sort", "copy"] + DEVICE_BASELINES + SEGMENTED_BASELINES
 # The lab's own sorts, built from a stage's source but not stages (build/tools/NAME).
-LAB_SORTS = ["word_argsort", "rank_argsort"]
+LAB_SORTS = ["word_argsort", "rank_argsort", "prefix_argsort"]
 
 
 class Stage:
@@ -394,7 +394,8 @@ def gpu_name(device=0):
 
 # The course's kernel names, as the tools find them in ncu's and cuobjdump's longer names.
 KERNELS = ("block_sort", "block_merge", "bitonic_step", "multistep", "block_top", "register_top",
-           "keep_half", "group_steps", "block_word_argsort", "block_rank_argsort")
+           "keep_half", "group_steps", "block_word_argsort", "block_rank_argsort",
+           "block_prefix_argsort")
 
 
 def kernel_of(name):

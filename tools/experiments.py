@@ -89,7 +89,8 @@ does not make.
                  cub_segmented and cub_packed_radix, and torch.sort, for arrays of 2 .. 2^16
                  keys, 2^27 keys in all (chapters 10 and 11)
   word_argsorts  the lab's argsorts on v8's network, tools/word_argsort (two sorts of 32-bit
-                 words) and tools/rank_argsort (a sort of the keys, then a search), against
+                 words), tools/rank_argsort (a sort of the keys, then a search) and
+                 tools/prefix_argsort (one sort of words, then a fix-up), against
                  v9_argsort's (--values), v8_batched's keys and torch.sort, for arrays of
                  2 .. 2^12 keys, 2^27 keys in all (lab note word_argsorts)
   tops           v10_top_k's --top K with and without --values, the sort of its runs of K keys
@@ -576,12 +577,14 @@ def argsorts(runner):
 
 
 def word_argsorts(runner):
-    """The lab's argsorts, tools/word_argsort (two sorts of 32-bit words) and tools/rank_argsort
-    (a sort of the keys, then a search), against v9_argsort's (64-bit items), v8_batched's keys
-    and torch.sort, for arrays of 2 .. 2^12 keys (one tile, the most the lab's argsorts sort)."""
+    """The lab's argsorts, tools/word_argsort (two sorts of 32-bit words), tools/rank_argsort (a
+    sort of the keys, then a search) and tools/prefix_argsort (one sort of words, then a
+    fix-up), against v9_argsort's (64-bit items), v8_batched's keys and torch.sort, for arrays
+    of 2 .. 2^12 keys (one tile, the most the lab's argsorts sort)."""
     return row_sweep(runner, "word_argsorts", {"v8_batched keys": [], "v9_argsort": ["--values"],
                                                "word_argsort": ["--values"],
-                                               "rank_argsort": ["--values"]}, 12)
+                                               "rank_argsort": ["--values"],
+                                               "prefix_argsort": ["--values"]}, 12)
 
 
 def tops(runner):

@@ -40,7 +40,8 @@
              occupancy, DRAM bytes and shared-memory wavefronts. Writes OUT/items.csv.
   words      what the lab's argsorts cost against v8_batched's keys (lab note word_argsorts): the
              argsorts (--values) of tools/word_argsort (two sorts of 32-bit words),
-             tools/rank_argsort (a sort of the keys, then a search) and v9_argsort, arrays of
+             tools/rank_argsort (a sort of the keys, then a search), tools/prefix_argsort (one
+             sort of words, then a fix-up) and v9_argsort, arrays of
              8, 128 and 1024 keys, 2^27 in all, with the metrics of items, the shared-memory
              bank conflicts, the sectors the L1 read from the L2 and the share of cycles that
              issued an instruction. Writes OUT/words.csv.
@@ -297,7 +298,8 @@ def words(ncu, build, runner):
                       arguments))
         cases += [(program, "keys and indices", course.program_command(build, program),
                    arguments + ["--values"])
-                  for program in ("v9_argsort", "word_argsort", "rank_argsort")]
+                  for program in ("v9_argsort", "word_argsort", "rank_argsort",
+                                  "prefix_argsort")]
     return kernel_records(ncu, runner, cases, ["--metrics", ",".join(WORDS)], WORDS)
 
 

@@ -62,6 +62,7 @@ TIMING_SOURCES = ("common/sort_runner.cu", "common/keys.cpp")
 DRIVER_INTERFACE = ("common/driver.h", "common/errors.h", "common/validate.h")
 # The lab's programs, by the name a row gives them, and their source in tools/.
 LAB_SOURCES = {"word_argsort": "tools/word_argsort.cu", "rank_argsort": "tools/rank_argsort.cu",
+               "prefix_argsort": "tools/prefix_argsort.cu",
                "barriers": "tools/barriers.cu", "cluster_steps": "tools/cluster_steps.cu",
                "transfers": "tools/transfers.cu",
                "nccl_exchange": "tools/nccl_exchange.cu", "torch": "tools/torch_rows.py",
@@ -69,6 +70,7 @@ LAB_SOURCES = {"word_argsort": "tools/word_argsort.cu", "rank_argsort": "tools/r
 # The stage whose sources a lab program compiles in (tools/meson.build): its folder is on the
 # program's include path.
 LAB_STAGES = {"word_argsort": "v8_batched", "rank_argsort": "v8_batched",
+              "prefix_argsort": "v8_batched",
               "barriers": "v0_naive"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 # A copy of the course for students (tools/make_student_copy.py) leaves out the variants that

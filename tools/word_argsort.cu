@@ -38,25 +38,8 @@
 
 namespace {
 
-// The top bit of a 32-bit word: XOR with it turns the order of unsigned words into the order of
-// ints (v8's network compares ints), and back.
-constexpr unsigned kTopBit = 0x80000000u;
-
-// A key as an unsigned word that orders like the key does in the requested order: the top bit
-// flipped (INT_MIN becomes 0, INT_MAX 0xFFFFFFFF), and every bit flipped for a descending sort.
-// Its two digits, sorted ascending, put the keys in the requested order.
-__device__ unsigned order_word(int key, bool ascending) {
-  const unsigned bits = static_cast<unsigned>(key) ^ kTopBit;
-  return ascending ? bits : ~bits;
-}
-
-// The key of an order word: order_word undone.
-__device__ int key_of(unsigned word, bool ascending) {
-  return static_cast<int>((ascending ? word : ~word) ^ kTopBit);
-}
-
-// The argsort of every array of `segment` keys (segment <= tile_size): steps 1 to 3 above. The
-// words travel through v8's network as ints, their top bit flipped (kTopBit).
+// The argsort of every array of `segment` keys (segment <= tile_size): steps 1 to 3 above
+// (sort_two_words, held_sort.cuh).
 __global__ void __launch_bounds__(kBlockThreads)
     block_word_argsort(int *keys, int *indices, unsigned tile_size, unsigned segment,
                        bool ascending) {
@@ -64,58 +47,10 @@ __global__ void __launch_bounds__(kBlockThreads)
   // Step 1's sorted words, by their place in the tile, for step 3.
   __shared__ unsigned first_words[kTileSize];
   const unsigned tile_start = blockIdx.x * tile_size;
-  // Thread-major: register k holds the key at place `mine + k` of the tile.
-  const unsigned mine = threadIdx.x * kKeysPerThread;
-  const unsigned first = tile_start + mine;
-  // segment = 2^position_bits: a position takes position_bits bits, a digit the other ones.
-  const unsigned position_bits = __ffs(segment) - 1;
-  const unsigned digit_bits = 32 - position_bits;
-  const unsigned position_mask = segment - 1;
   int key[kKeysPerThread];
   load_thread_major(key, keys + tile_start, tile_size);
-  // Step 1: the low digit (the shift drops the high one) and the key's position in its array.
-#pragma unroll
-  for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    const unsigned position = (first + k) & position_mask;
-    const unsigned word = (order_word(key[k], ascending) << position_bits) | position;
-    key[k] = static_cast<int>(word ^ kTopBit);
-  }
-  sort_held_keys(key, tile, first, tile_size, segment);
-  // Step 2: the high digit of the key each word came from, and the word's rank, its place in
-  // the array now. The key is read again from global memory, through the read-only cache: this
-  // block writes its tile only at the end, and no other block touches it. Registers past a tile
-  // shorter than a thread's keys (n < 16) hold no key: they read the tile's first key instead of
-  // one past its end, and their words are never stored. (A select of the address, not a skipped
-  // load: with the load skipped, ptxas gave the kernel more registers, and it ran slower in a
-  // probe, not recorded.)
-#pragma unroll
-  for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    const unsigned word = static_cast<unsigned>(key[k]) ^ kTopBit;
-    first_words[mine + k] = word;
-    const unsigned array_start = (first + k) & ~position_mask;
-    const unsigned position = word & position_mask;
-    const unsigned place = mine + k < tile_size ? array_start + position : tile_start;
-    const int source = __ldg(keys + place);
-    const unsigned high_digit = order_word(source, ascending) >> digit_bits;
-    const unsigned rank = (first + k) & position_mask;
-    key[k] = static_cast<int>(((high_digit << position_bits) | rank) ^ kTopBit);
-  }
-  sort_held_keys(key, tile, first, tile_size, segment);
-  // Barrier: every thread's first_words must be written before any thread reads another's.
-  // (The sort's exchanges have barriers too; this one does not lean on them.)
-  __syncthreads();
-  // Step 3: the rank finds step 1's word, which holds the low digit and the position.
   int position[kKeysPerThread];
-#pragma unroll
-  for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    const unsigned word = static_cast<unsigned>(key[k]) ^ kTopBit;
-    const unsigned rank = word & position_mask;
-    const unsigned array_place = (mine + k) & ~position_mask;
-    const unsigned first_word = first_words[array_place + rank];
-    const unsigned high_digit = word >> position_bits;
-    key[k] = key_of((high_digit << digit_bits) | (first_word >> position_bits), ascending);
-    position[k] = static_cast<int>(first_word & position_mask);
-  }
+  sort_two_words(key, position, keys, tile, first_words, tile_start, tile_size, segment, ascending);
   store_thread_major(keys + tile_start, key, tile_size);
   store_thread_major(indices + tile_start, position, tile_size);
 }

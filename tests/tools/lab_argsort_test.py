@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""gpu suite: the lab's argsorts of many short arrays that chapter 11 measures: tools/word_argsort
-(two sorts of 32-bit words) and tools/rank_argsort (a sort of the keys, then a search).
+"""gpu suite: the lab's argsorts of many short arrays that chapter 11 and the lab note
+word_argsorts measure: tools/word_argsort (two sorts of 32-bit words), tools/rank_argsort (a sort
+of the keys, then a search) and tools/prefix_argsort (one sort of words, then a fix-up).
 
 Usage: lab_argsort_test.py PROGRAM GPU_PRESENT_PROGRAM
 
 Runs the argsort (--values) for every array length 2 .. 4096 in both orders, on several
 distributions and on lengths that pad, each with its keys checked against std::sort and its
 indices for pointing at them (the driver's own checks); the keys alone (v8_batched's sort); the
-indices written by --output on a file with many ties: word_argsort's must be exactly the stable
-order, rank_argsort's (which breaks ties in no set order) each array's permutation that puts its
-keys in order; and the refusal of arrays longer than a tile, with exit code 2, one line and no
+indices written by --output on a file with many ties: word_argsort's and prefix_argsort's must
+be exactly the stable order, rank_argsort's (which breaks ties in no set order) each array's
+permutation that puts its keys in order; for prefix_argsort also two files whose arrays share
+high digits in short runs, some of them of equal keys (arrays of 4096 keys, and of 8: its
+fix-up, where the file with many ties makes it sort again); and the refusal of arrays longer than a tile, with exit code 2, one line and no
 output file. Exits 77 (SKIP) without a GPU.
 """
 import csv
@@ -22,7 +25,8 @@ import tempfile
 
 program, gpu_present = sys.argv[1], sys.argv[2]
 name = os.path.basename(program)
-if name not in ("word_argsort", "rank_argsort"):
+STABLE = ("word_argsort", "prefix_argsort")
+if name not in STABLE + ("rank_argsort",):
     sys.exit(f"lab_argsort_test.py: {name} is not one of the lab's argsorts")
 if subprocess.run([gpu_present], capture_output=True).returncode != 0:
     print("SKIP: no usable CUDA device")
@@ -49,36 +53,68 @@ for arguments in RUNS:
     failures += not ok
 
 with tempfile.TemporaryDirectory() as folder:
-    # 4096 keys with many ties in arrays of 64: word_argsort's indices must be each array's
-    # stable order, rank_argsort's a permutation of each array that puts its keys in order.
-    # Arrays of 64 give a word 6 bits of position and 26 of the key's low digit, so the keys
-    # differ in both of word_argsort's digits: multiples of 2^26 (the high digit) plus 0 .. 2.
+    # 4096 keys with many ties in arrays of 64: word_argsort's and prefix_argsort's indices must
+    # be each array's stable order, rank_argsort's a permutation of each array that puts its
+    # keys in order. Arrays of 64 give a word 6 bits of position and 26 of the key's low digit,
+    # so the keys differ in both of word_argsort's digits: multiples of 2^26 (the high digit)
+    # plus 0 .. 2. For prefix_argsort the keys of an array share 5 high digits, in runs longer
+    # than it counts through: its tiles sort again.
     generator = random.Random(5)
     keys = [generator.choice((-3, -2, 0, 1, 2)) * 2**26 + generator.randrange(3)
             for _ in range(4096)]
     keys[7], keys[100] = -2**31, 2**31 - 1
-    input_path, output_path = os.path.join(folder, "keys.bin"), os.path.join(folder, "out.bin")
-    with open(input_path, "wb") as stream:
-        stream.write(struct.pack(f"<{len(keys)}i", *keys))
-    for order in ("asc", "desc"):
-        command = [program, "--input", input_path, "--segment", "64", "--values", "--order", order,
-                   "--output", output_path, "--reps", "1"]
-        result = subprocess.run(command, capture_output=True, text=True, timeout=600)
-        with open(output_path, "rb") as stream:
-            written = stream.read()
-        indices = list(struct.unpack(f"<{len(written) // 4}i", written))
-        stable, in_order = [], len(indices) == len(keys)
-        for start in range(0, len(keys), 64):
-            row, placed = keys[start:start + 64], indices[start:start + 64]
-            stable += sorted(range(64), key=lambda i: (row[i] if order == "asc" else -row[i], i))
-            # Any order of the ties: a permutation of the array whose keys come out sorted.
-            ordered = [row[i] for i in placed] if sorted(placed) == list(range(64)) else []
-            in_order = in_order and ordered == sorted(row, reverse=order == "desc")
-        wanted = "the stable order" if name == "word_argsort" else "a permutation into order"
-        ok = result.returncode == 0 and (indices == stable if name == "word_argsort" else in_order)
-        print("ok  " if ok else "FAIL", " ".join(command[1:]), f"({wanted} written)",
-              result.stderr.strip())
-        failures += not ok
+    files = [("many ties", keys, 64)]
+    if name == "prefix_argsort":
+        # Arrays of 4096 keys: 20-bit high digits (the key's top 20 bits). Each array holds
+        # 1500 digits in runs of 1 to 4 keys, in a shuffled order, with low bits drawn from
+        # 0 .. 3 so that a run holds equal keys too, and the extremes.
+        runs = []
+        for start in range(0, 8192, 4096):
+            digits = generator.sample(range(-2**19, 2**19), 1500)
+            array = [digit * 4096 + generator.randrange(4) for count, digit in enumerate(digits)
+                     for _ in range(1 + count % 4)]
+            array += [generator.randrange(-2**31, 2**31) for _ in range(4096 - len(array))]
+            generator.shuffle(array)
+            runs += array
+        runs[5], runs[4100] = -2**31, 2**31 - 1
+        files.append(("short runs", runs, 4096))
+        # Arrays of 8 keys (29-bit high digits), each of three digits taken 3, 3 and 2 times,
+        # the same three in both arrays of a thread's 16 keys: runs end at an array's end,
+        # though the next array's first key may share their digit.
+        eights = []
+        for start in range(0, 4096, 8):
+            if start % 16 == 0:
+                digits = generator.sample(range(-2**28, 2**28), 3)
+            array = [digit * 8 + generator.randrange(8)
+                     for digit, count in zip(digits, (3, 3, 2)) for _ in range(count)]
+            generator.shuffle(array)
+            eights += array
+        files.append(("runs in arrays of 8", eights, 8))
+    for label, keys, length in files:
+        input_path = os.path.join(folder, "keys.bin")
+        output_path = os.path.join(folder, "out.bin")
+        with open(input_path, "wb") as stream:
+            stream.write(struct.pack(f"<{len(keys)}i", *keys))
+        for order in ("asc", "desc"):
+            command = [program, "--input", input_path, "--segment", str(length), "--values",
+                       "--order", order, "--output", output_path, "--reps", "1"]
+            result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+            with open(output_path, "rb") as stream:
+                written = stream.read()
+            indices = list(struct.unpack(f"<{len(written) // 4}i", written))
+            stable, in_order = [], len(indices) == len(keys)
+            for start in range(0, len(keys), length):
+                row, placed = keys[start:start + length], indices[start:start + length]
+                stable += sorted(range(length),
+                                 key=lambda i: (row[i] if order == "asc" else -row[i], i))
+                # Any order of the ties: a permutation of the array whose keys come out sorted.
+                ordered = [row[i] for i in placed] if sorted(placed) == list(range(length)) else []
+                in_order = in_order and ordered == sorted(row, reverse=order == "desc")
+            wanted = "the stable order" if name in STABLE else "a permutation into order"
+            ok = result.returncode == 0 and (indices == stable if name in STABLE else in_order)
+            print("ok  " if ok else "FAIL", " ".join(command[1:]), f"({label}: {wanted} written)",
+                  result.stderr.strip())
+            failures += not ok
 
     # Arrays longer than a tile are refused before anything is written.
     refused_path = os.path.join(folder, "refused.bin")
