@@ -42,8 +42,8 @@ int local_device(const World &world) {
     // machine's where that is not set); each such rank may say so before the first to fail
     // stops them all.
     throw FatalError(kExitCudaError,
-                     "its machine has " + std::to_string(usable) + " usable CUDA devices for " +
-                         std::to_string(places) + " ranks: " + start_fewer);
+                     "it sees " + std::to_string(usable) + " usable CUDA devices for the " +
+                         std::to_string(places) + " ranks of its machine: " + start_fewer);
   }
   const int device = usable == 1 ? 0 : place;
   cudaDeviceProp properties{};

@@ -1235,11 +1235,16 @@ def segments_crossover(name="segments", program="v8_batched", rivals=SEGMENT_RIV
 # every stage from v8 on, keys alone, and the argsorts, each set with its rivals.
 SEGMENT_STAGES = "segment_stages"
 STAGE_KEYS = list(experiments.STAGE_KEY_PROGRAMS)
-STAGE_ARGSORTS = ["v9_argsort --values", "v15_tile4096 --values"]
-STAGE_KEY_RIVALS = {"cub_segmented": "DeviceSegmentedSort",
-                    "cub_packed_radix": "packed DeviceRadixSort", "torch.sort": "torch.sort"}
-STAGE_ARGSORT_RIVALS = {"cub_packed_radix --values": "packed DeviceRadixSort::SortPairs",
-                        "torch.sort": "torch.sort"}
+STAGE_ARGSORTS = [f"{name} --values" for name in experiments.STAGE_ARGSORT_PROGRAMS]
+# The rivals' names in a table: the keys', then the argsorts'.
+RIVAL_NAMES = {"cub_segmented": "DeviceSegmentedSort", "cub_packed_radix": "packed DeviceRadixSort",
+               "cub_packed_radix --values": "packed DeviceRadixSort::SortPairs",
+               "torch.sort": "torch.sort"}
+STAGE_KEY_RIVALS = {name: RIVAL_NAMES[name]
+                    for name in experiments.STAGE_KEY_RIVALS + ("torch.sort",)}
+STAGE_ARGSORT_RIVALS = {name: RIVAL_NAMES[name] for name in
+                        [f"{rival} --values" for rival in experiments.STAGE_ARGSORT_RIVALS] +
+                        ["torch.sort"]}
 
 
 def stage_sets(values):

@@ -517,15 +517,20 @@ STAGE_KEY_SEGMENTS = sorted(set(STAGE_SEGMENTS) | set(range(3, 13)))
 # Every stage that sorts many arrays, keys alone (v17 sorts one array across GPUs).
 STAGE_KEY_PROGRAMS = ("v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
                       "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top")
+# The stages whose argsorts (--values) run there, and the library rivals of the keys and of the
+# argsorts (torch.sort joins both).
+STAGE_ARGSORT_PROGRAMS = ("v9_argsort", "v15_tile4096")
+STAGE_KEY_RIVALS = ("cub_segmented", "cub_packed_radix")
+STAGE_ARGSORT_RIVALS = ("cub_packed_radix",)
 
 
 def segment_stages(runner):
     """Every stage from v8 on, keys alone, and the argsorts of v9 and v15, against the rivals
     of the segments and argsorts experiments: keys at 2^STAGE_KEY_SEGMENTS keys per array,
     argsorts at 2^STAGE_SEGMENTS."""
-    keys = {name: [] for name in STAGE_KEY_PROGRAMS + ("cub_segmented", "cub_packed_radix")}
+    keys = {name: [] for name in STAGE_KEY_PROGRAMS + STAGE_KEY_RIVALS}
     argsorts = {f"{name} --values": ["--values"]
-                for name in ("v9_argsort", "v15_tile4096", "cub_packed_radix")}
+                for name in STAGE_ARGSORT_PROGRAMS + STAGE_ARGSORT_RIVALS}
     records, torch_runs = [], []
     for log2_segment in STAGE_KEY_SEGMENTS:
         arguments = ["--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]
