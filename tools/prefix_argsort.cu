@@ -27,12 +27,14 @@
 //     step 1 words       76|0      12|1      12|2      200|3    (high digit in place | position)
 //     sorted             12|1      12|2      76|0      200|3    places 0 .. 3; run: places 0, 1
 //     step 2 keys        14        13        77        200
-//     step 3             key 14 at place 0: one key of its run is smaller (13): place 1;
-//                        key 13 at place 1: none: place 0; keys 77 and 200 stay
+//     step 3             place 0 takes the run's key with no key of the run before it: 13
+//                        (position 2); place 1 the one with one before it: 14 (position 1);
+//                        places 2 and 3 keep 77 and 200
 //     result             keys 13, 14, 77, 200; positions 2, 1, 0, 3
-//   One kernel, one block per tile of 4096 keys (v8's): the keys are read once (and a second
-//   time by a tile that sorts again, before it writes anything), the keys and positions written
-//   once. Only arrays that fit in a tile can be sorted this way: L <= 4096 with --values.
+//   One kernel, one block per tile of 4096 keys (v8's): the keys are read once (a tile that
+//   sorts again reads them twice more, as word_argsort does, before it writes anything), the
+//   keys and positions written once. Only arrays that fit in a tile can be sorted this way:
+//   L <= 4096 with --values.
 //
 // What it measures
 //   The sort is v8's block_sort network, unchanged: the cost is one sort of 32-bit words, the
@@ -48,8 +50,8 @@
 namespace {
 
 // The longest run of a high digit that step 3 counts through: a place of a run of 8 reads 8
-// keys for each key of its run, 64 in all. A tile with a longer run sorts again
-// (sort_tile_again).
+// keys for each key of its run, 64 in all (and the run's words). A tile with a longer run sorts
+// again (sort_tile_again).
 constexpr unsigned kLongestRun = 8;
 
 // What source_in_run returns for a run longer than kLongestRun.
@@ -93,8 +95,9 @@ __device__ unsigned keys_before(const unsigned *orders, unsigned place, unsigned
 // the key that goes there, or kLongRun. The array is places [array_first, array_end) of the
 // tile; `tile` holds the sorted words (as the network holds them) and `orders` the order word of
 // the key at each place (padded, both). The place pulls its key rather than each key pushing
-// itself to its place, so that nothing is written until every thread has read what it needs
-// (then no barrier parts the reads from the writes).
+// itself to its place: each place's result stays in its thread's registers, so nothing goes
+// back to shared memory between the reads of the runs and the stores (no barrier, no third
+// array).
 __device__ unsigned source_in_run(const int *tile, const unsigned *orders, unsigned place,
                                   unsigned array_first, unsigned array_end,
                                   unsigned position_mask) {
@@ -227,12 +230,15 @@ __global__ void __maxnreg__(64) block_prefix_argsort(int *keys, int *indices, un
                                                : static_cast<unsigned>(tile[padded(source)])) &
                               position_mask);
   }
-  // A vote, and a barrier: did any thread find a long run? Then the tile sorts again.
+  // A vote, and a barrier: did any thread find a long run? Then the tile sorts again, with the
+  // tile and `orders` (its first kTileSize words, unpadded, as sort_two_words' first_words) free
+  // to take: the barrier comes after every read of them.
   if (__syncthreads_or(long_run)) {
     sort_tile_again(keys, indices, tile, orders, tile_start, tile_size, segment, ascending);
     return;
   }
   store_thread_major(indices + tile_start, key, tile_size);
+  // (order[k] past `held` was never set: those registers are not stored.)
 #pragma unroll
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
     key[k] = key_of(order[k], ascending);

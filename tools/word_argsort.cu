@@ -19,8 +19,9 @@
 //   Arrays of 4 keys (b = 2) of 8-bit keys, for a picture: the first word holds the key's low
 //   6 bits and a 2-bit position, the second its high 2 bits and a 2-bit rank.
 //   Both sorts and all three steps run in one kernel, one block per tile of 4096 keys (v8's), so
-//   the keys are read once and the keys and positions written once. Only arrays that fit in a
-//   tile can be sorted this way: L <= 4096 with --values (longer ones are refused).
+//   the keys are read twice (step 2 reads each again, by position, before the block writes
+//   anything) and the keys and positions written once. Only arrays that fit in a tile can be
+//   sorted this way: L <= 4096 with --values (longer ones are refused).
 //
 // What it measures
 //   Both sorts are v8's block_sort network, unchanged: the cost is two sorts of 32-bit keys plus

@@ -10,10 +10,11 @@ distributions and on lengths that pad, each with its keys checked against std::s
 indices for pointing at them (the driver's own checks); the keys alone (v8_batched's sort); the
 indices written by --output on a file with many ties: word_argsort's and prefix_argsort's must
 be exactly the stable order, rank_argsort's (which breaks ties in no set order) each array's
-permutation that puts its keys in order; for prefix_argsort also two files whose arrays share
-high digits in short runs, some of them of equal keys (arrays of 4096 keys, and of 8: its
-fix-up, where the file with many ties makes it sort again); and the refusal of arrays longer than a tile, with exit code 2, one line and no
-output file. Exits 77 (SKIP) without a GPU.
+permutation that puts its keys in order; for prefix_argsort also files whose arrays share high
+digits in short runs, some of them of equal keys (its fix-up, where the file with many ties
+makes it sort again): arrays of 4096, 256 (one tile with a run of 9, which sorts again), 8 and
+4 keys (neighbouring arrays sharing their digit); and the refusal of arrays longer than a tile,
+with exit code 2, one line and no output file. Exits 77 (SKIP) without a GPU.
 """
 import csv
 import os
@@ -78,18 +79,40 @@ with tempfile.TemporaryDirectory() as folder:
             runs += array
         runs[5], runs[4100] = -2**31, 2**31 - 1
         files.append(("short runs", runs, 4096))
-        # Arrays of 8 keys (29-bit high digits), each of three digits taken 3, 3 and 2 times,
-        # the same three in both arrays of a thread's 16 keys: runs end at an array's end,
-        # though the next array's first key may share their digit.
+        # Arrays of 8 keys (29-bit high digits), each of three digits taken 3, 3 and 2 times:
+        # runs inside a thread's 16 keys.
         eights = []
         for start in range(0, 4096, 8):
-            if start % 16 == 0:
-                digits = generator.sample(range(-2**28, 2**28), 3)
+            digits = generator.sample(range(-2**28, 2**28), 3)
             array = [digit * 8 + generator.randrange(8)
                      for digit, count in zip(digits, (3, 3, 2)) for _ in range(count)]
             generator.shuffle(array)
             eights += array
         files.append(("runs in arrays of 8", eights, 8))
+        # Arrays of 4 keys (30-bit high digits), each one run, with arrays 2j + 1 and 2j + 2
+        # sharing their digit: a run that ignored its array's end would hold 8 keys (one
+        # crossing from a thread's last key to the next thread's first), short enough for the
+        # fix-up, and would mix two arrays.
+        fours, digit = [], 0
+        for index in range(1024):
+            if index == 0 or index % 2 == 1:
+                digit = generator.randrange(-2**29, 2**29)
+            fours += [digit * 4 + generator.randrange(4) for _ in range(4)]
+        files.append(("arrays of 4 next to arrays of their digit", fours, 4))
+        # Arrays of 256 keys (24-bit high digits) in runs of 5 to 8 keys; in the second tile one
+        # run of 9, which makes that tile sort again.
+        longer = []
+        for start in range(0, 8192, 256):
+            lengths = [5 + count % 4 for count in range(60)]
+            if start == 4096:
+                lengths[0] = 9
+            digits = generator.sample(range(-2**23, 2**23), len(lengths))
+            array = [digit * 256 + generator.randrange(4)
+                     for digit, length in zip(digits, lengths) for _ in range(length)][:256]
+            array += [generator.randrange(-2**31, 2**31) for _ in range(256 - len(array))]
+            generator.shuffle(array)
+            longer += array
+        files.append(("runs of 5 to 9", longer, 256))
     for label, keys, length in files:
         input_path = os.path.join(folder, "keys.bin")
         output_path = os.path.join(folder, "out.bin")
