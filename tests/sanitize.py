@@ -3,9 +3,12 @@
 
 Usage: sanitize.py memcheck|racecheck|synccheck STAGE_PROGRAM GPU_PRESENT_PROGRAM
        sanitize.py TOOL TEST_PROGRAM GPU_PRESENT_PROGRAM --doctest-case NAME
+       sanitize.py TOOL LAB_ARGSORT GPU_PRESENT_PROGRAM --tile-argsorts
 
 The second form runs one test case of a doctest program instead (the grader runs exercise 1's
-check this way, on a stage's gpu tests, since the stage's program always pads).
+check this way, on a stage's gpu tests, since the stage's program always pads). The third is
+for the lab's argsorts (tools/word_argsort, rank_argsort, prefix_argsort), which sort arrays of
+at most one tile with --values: their argsort of one long array becomes one of arrays of a tile.
 
 memcheck finds out-of-bounds and misaligned accesses, racecheck shared-memory data races (a
 missing barrier), synccheck barriers that not every thread of a block reaches. The sizes cover a
@@ -24,6 +27,7 @@ import sys
 
 tool, program, gpu_present = sys.argv[1:4]
 doctest_case = sys.argv[5] if len(sys.argv) > 5 and sys.argv[4] == "--doctest-case" else None
+tile_argsorts = sys.argv[4:] == ["--tile-argsorts"]
 
 if subprocess.run([gpu_present], capture_output=True).returncode != 0:
     print("SKIP: no usable CUDA device")
@@ -59,8 +63,10 @@ if doctest_case is None:
                  ["--log2", "15", "--segment", "256", "--dist", "few-unique"],
                  ["--log2", "15", "--segment", "4096", "--order", "desc"]]
     if "--values" in options:
+        # One long array, or for a lab argsort (at most a tile an array) arrays of a tile.
+        longest = ["--segment", "4096"] if tile_argsorts else []
         runs += [["-n", "3008", "--segment", "64", "--values", "--dist", "few-unique"],
-                 ["--log2", "15", "--values", "--order", "desc"]]
+                 ["--log2", "15", *longest, "--values", "--order", "desc"]]
     if "--top" in options:
         runs += [["--log2", "15", "--segment", "1024", "--top", "16", "--values"],
                  ["--log2", "15", "--segment", "128", "--top", "4", "--order", "desc"],
