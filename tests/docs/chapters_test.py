@@ -51,6 +51,16 @@ for path in [os.path.join(docs, name) for name in chapters] + [os.path.join(root
             problems.append(f"{os.path.relpath(path, root)}: 'chapter {said}' links to chapter "
                             f"{int(linked)}'s file")
 
+# Each chapter but the last ends pointing at the next one: "Next: chapter N + 1, [...](file)",
+# the file of chapter N + 1 (a chapter put in between must move its neighbour's pointer).
+NEXT = re.compile(r"^Next: chapter (\d+)\W[^\n]*?\]\((\d\d_[^)]*\.md)\)", re.M)
+for name, following in zip(chapters, chapters[1:]):
+    with open(os.path.join(docs, name)) as file:
+        pointers = NEXT.findall(file.read())
+    if pointers != [(str(int(following[:2])), following)]:
+        problems.append(f"docs/{name}: its 'Next:' line should point at chapter "
+                        f"{int(following[:2])}, {following}; it points at {pointers}")
+
 with open(os.path.join(root, "README.md")) as file:
     listed = re.findall(r"^(\d+)\. \[Chapter \d+[^]]*\]\(docs/(\d\d_[^)]*\.md)\)", file.read(),
                         re.M)
