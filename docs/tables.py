@@ -309,7 +309,7 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/20_results.md` has the full story.\n")
+            "bandwidth; `docs/21_results.md` has the full story.\n")
 
 
 # The stage the results chapter sets against the libraries at every size: v7, the last stage of
@@ -1325,13 +1325,13 @@ def which_sort_rows(tour):
                   tops.get("top 16 with positions, v16", {}).get(10),
                   "torch.topk": tops.get("torch.topk", {}).get(10)}, "v16_tops"))
     runs = gpus_runs() if recorded_rows("gpus") else {}
-    at_30 = {"`v17_multi_gpu --gpus 2`": ("v17_multi_gpu", 2), "`v17_multi_gpu --gpus 1`":
-             ("v17_multi_gpu", 1), "`cub_radix`, one GPU": ("cub_radix", 1)}
+    at_30 = {"`v18_multi_gpu --gpus 2`": ("v18_multi_gpu", 2), "`v18_multi_gpu --gpus 1`":
+             ("v18_multi_gpu", 1), "`cub_radix`, one GPU": ("cub_radix", 1)}
     rows.append(("2^30 keys, one GPU or two", {label: float(runs[key + (30,)]["sort_ms"])
                                               if key + (30,) in runs else None
                                               for label, key in at_30.items()}, "gpus"))
-    two = runs.get(("v17_multi_gpu", 2, 31))
-    rows.append(("2^31 keys on two GPUs", {"`v17_multi_gpu --gpus 2`":
+    two = runs.get(("v18_multi_gpu", 2, 31))
+    rows.append(("2^31 keys on two GPUs", {"`v18_multi_gpu --gpus 2`":
                                            float(two["sort_ms"]) if two else None}, "gpus"))
     return rows
 
@@ -2324,7 +2324,7 @@ def gpus_model():
     merge's passes at one copy each, a copy being the copy baseline's time on one GPU."""
     runs = gpus_runs()
     exchange = {int(row["bytes_per_gpu"]): row for row in recorded_rows("exchange")}
-    one, two = runs.get(("v17_multi_gpu", 1, 30)), runs.get(("v17_multi_gpu", 2, 31))
+    one, two = runs.get(("v18_multi_gpu", 1, 30)), runs.get(("v18_multi_gpu", 2, 31))
     copy, swap = runs.get(("copy", 1, 30)), exchange.get(4 << 30)
     if not (one and two and copy and swap):
         return None
@@ -2338,7 +2338,7 @@ def gpus_model():
 
 
 def gpus_table():
-    """v17_multi_gpu on one and two GPUs, v7_register_tile, CUB's radix sort and the copy on
+    """v18_multi_gpu on one and two GPUs, v7_register_tile, CUB's radix sort and the copy on
     one, and the time model."""
     rows = recorded_rows("gpus")
     found = gpus_model()
@@ -2348,9 +2348,9 @@ def gpus_table():
     body = [[f"`{row['program']}`", gpus, f"2^{q}", row["passes"], ms(float(row["sort_ms"])),
              ms(float(row["total_ms"]))] for (program, gpus, q), row in runs.items()]
     measured, model, parts = found
-    one = float(runs[("v17_multi_gpu", 1, 30)]["sort_ms"])
-    two = runs[("v17_multi_gpu", 2, 31)]
-    both = float(runs[("v17_multi_gpu", 2, 30)]["sort_ms"])
+    one = float(runs[("v18_multi_gpu", 1, 30)]["sort_ms"])
+    two = runs[("v18_multi_gpu", 2, 31)]
+    both = float(runs[("v18_multi_gpu", 2, 30)]["sort_ms"])
     radix = runs.get(("cub_radix", 1, 30))
     against_radix = ""
     if radix:
@@ -2363,7 +2363,7 @@ def gpus_table():
             f" On one GPU a user would run CUB's radix sort: it sorts 2^30 keys in {ms(cub)} ms "
             f"({cub / copy:.1f} copies of the array), **{both / cub:.2f}x** {faster} than this "
             f"stage on two GPUs ({ms(both)} ms) and {one / cub:.2f}x {faster_one} "
-            f"than this stage on one, whose {runs[('v17_multi_gpu', 1, 30)]['passes']} passes take "
+            f"than this stage on one, whose {runs[('v18_multi_gpu', 1, 30)]['passes']} passes take "
             f"{one / copy:.0f} copies. Two GPUs make the network {one / both:.2f}x faster at 2^30 "
             "and let it sort twice the keys; " +
             ("they do not make it a rival of a radix sort on one GPU." if cub < both else
@@ -2436,7 +2436,7 @@ def gpus_projection():
 
 
 def ranks_runs():
-    """{log2 n: row} of the record's gpus: v17_multi_gpu as two processes under mpirun."""
+    """{log2 n: row} of the record's gpus: v18_multi_gpu as two processes under mpirun."""
     return {log2(row["n"]): row for row in recorded_rows("gpus")
             if row["variant"] == course.ranks_variant(2)}
 
@@ -2446,20 +2446,20 @@ def ranks_value(kind, q):
     the two ranks' time over the one process's 2^(q - 1) on one GPU (twice the keys on twice
     the GPUs)."""
     rank, runs = ranks_runs().get(q), gpus_runs()
-    other = (runs.get(("v17_multi_gpu", 2, q)) if kind == "ratio" else
-             runs.get(("v17_multi_gpu", 1, q - 1)))
+    other = (runs.get(("v18_multi_gpu", 2, q)) if kind == "ratio" else
+             runs.get(("v18_multi_gpu", 1, q - 1)))
     if rank is None or other is None:
         return NOT_MEASURED
     return f"{float(rank['sort_ms']) / float(other['sort_ms']):.2f}x"
 
 
 def ranks_table():
-    """v17_multi_gpu on two GPUs as one process and as two under mpirun, with CUB's radix sort
+    """v18_multi_gpu on two GPUs as one process and as two under mpirun, with CUB's radix sort
     on one GPU, at each size the record ran both forms."""
     ranks, runs = ranks_runs(), gpus_runs()
     body = []
     for q in sorted(ranks):
-        one, rank = runs.get(("v17_multi_gpu", 2, q)), ranks[q]
+        one, rank = runs.get(("v18_multi_gpu", 2, q)), ranks[q]
         radix = runs.get(("cub_radix", 1, q))
         if one is None:
             continue

@@ -15,8 +15,9 @@ missing barrier), synccheck barriers that not every thread of a block reaches. T
 block smaller than a warp, exactly one tile, several tiles with inter-block steps (for every
 stage's tile, up to v7_register_tile's 8192 keys), and padding; for a program that takes
 --segment, arrays shorter than a warp, than a tile and longer than a tile, for one that takes
---values, its argsort, for one that takes --top, its top-k of short and long arrays, and for one
-that takes --type, floats sorted, argsorted and top-k'd.
+--values, its argsort of short arrays, of arrays of a tile, of 8 keys and of one long array,
+for one that takes --top, its top-k of short and long arrays, and for one that takes --type,
+floats sorted, argsorted and top-k'd.
 Exits 77 (SKIP) where there is no usable GPU or no compute-sanitizer.
 """
 import os
@@ -63,9 +64,15 @@ if doctest_case is None:
                  ["--log2", "15", "--segment", "256", "--dist", "few-unique"],
                  ["--log2", "15", "--segment", "4096", "--order", "desc"]]
     if "--values" in options:
-        # One long array, or for a lab argsort (at most a tile an array) arrays of a tile.
+        # Narrow-range keys in short arrays, arrays of a tile and of 1024 keys (uniform keys,
+        # whose words share high digits now and then: v17_prefix_argsort's fix-up), one input
+        # of 8 keys (one thread), and one long array, or for a lab argsort (at most a tile an
+        # array) arrays of a tile in the other order.
         longest = ["--segment", "4096"] if tile_argsorts else []
         runs += [["-n", "3008", "--segment", "64", "--values", "--dist", "few-unique"],
+                 ["--log2", "15", "--segment", "4096", "--values"],
+                 ["--log2", "15", "--segment", "1024", "--values", "--order", "desc"],
+                 ["-n", "8", "--values"],
                  ["--log2", "15", *longest, "--values", "--order", "desc"]]
     if "--top" in options:
         runs += [["--log2", "15", "--segment", "1024", "--top", "16", "--values"],
@@ -81,7 +88,7 @@ if doctest_case is None:
                   "float"]]
 else:
     runs = [[f"--test-case={doctest_case}"]]
-# A sort across GPUs (--gpus, v17_multi_gpu) calls NCCL, which asks the runtime for peer access
+# A sort across GPUs (--gpus, v18_multi_gpu) calls NCCL, which asks the runtime for peer access
 # that an earlier call enabled and takes the error it expects (cudaErrorPeerAccessAlreadyEnabled).
 # The sanitizer would count each one; its checks of the kernels' memory stay on, and every
 # runtime call of the course's own code is checked by CUDA_CHECK, which fails the run (exit 3).

@@ -55,7 +55,7 @@
              keys with --values, 2^27 keys in all: for each kernel, the metrics of items and
              how busy DRAM and the L1/shared-memory pipe were, and the shared-memory bank
              conflicts. Writes OUT/top_kernels.csv.
-  short_stages  why v15_tile4096 sorts short arrays more slowly than v8_batched (chapter 20):
+  short_stages  why v15_tile4096 sorts short arrays more slowly than v8_batched (chapter 21):
              v8_batched, v14_span and v15_tile4096 on arrays of 8 and 1024 keys, 2^27 in all,
              each kernel's metrics as pipes records them. Writes OUT/short_stages.csv.
   packed     how many kernels one cub_packed_radix sort launches, and how many of them are

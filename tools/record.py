@@ -143,7 +143,7 @@ REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words
 # note on groups.
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
                      "v7_register_tile,v13_any_bits,v14_span,v15_tile4096")
-# At 2^27: the stages the chapters read a profile of at that size (v8 .. v12 and v17 are read at
+# At 2^27: the stages the chapters read a profile of at that size (v8 .. v12 and v18 are read at
 # 2^20 alone), in two chunks, each well inside a device call of ten minutes (profile-20's eleven
 # programs took 113 s at 2^20): v0 .. v5, whose hundreds of launches take one Nsight Compute pass
 # apiece, and the rest with the variants chapters 15 to 17 read.
@@ -278,7 +278,7 @@ CHUNKS = [
     fact("packed", "packed_kernels", "the kernels of the packed radix sort", 45),
     fact("short_stages", "short_stages", "why v15 sorts short arrays more slowly than v8 (lab "
          "note many_arrays)", 45, optional=True),
-    experiment("gpus", "v17 on one GPU and on two, in one process and as two under mpirun, "
+    experiment("gpus", "v18 on one GPU and on two, in one process and as two under mpirun, "
                "2^29 .. 2^31 keys", 310, gpus=2),
     experiment("exchange", "NCCL's exchange between two GPUs alone", 30, program="nccl_exchange",
                gpus=2),

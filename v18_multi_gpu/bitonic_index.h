@@ -454,7 +454,7 @@ inline unsigned long long launches_per_merge(unsigned n) {
   return n < 2 ? 0 : (passes + kStepsPerPass - 1) / kStepsPerPass + 1;
 }
 
-// Sorting across GPUs (v17): GPU g of `gpus` holds keys g * n .. (g + 1) * n - 1 of the array.
+// Sorting across GPUs (v18): GPU g of `gpus` holds keys g * n .. (g + 1) * n - 1 of the array.
 // A stride below n pairs keys of one GPU; a stride of n * s pairs key i of GPU g with key i of
 // GPU g ^ s, chapter 1's partner index one level up. Each GPU then needs all n keys of its
 // partner, and keeps at every i the smaller or the larger of the two.

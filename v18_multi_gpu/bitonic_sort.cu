@@ -1,4 +1,4 @@
-// v17_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+// v18_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
 //
 // What this program does
 //   Sorts n 32-bit integers in device memory with the bitonic sorting network
@@ -7,19 +7,19 @@
 //   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
-// What changes from v16_register_top, and why
+// What changes from v17_prefix_argsort, and why
 //   One GPU holds at most 2^30 keys. Past that the keys must spread over several GPUs, and the
 //   network does not change: with n keys on each of P GPUs (rank g holds keys g * n .. (g + 1) *
 //   n - 1), a stride below n pairs keys of one GPU, and a stride of n * s pairs key i of GPU g
 //   with key i of GPU g ^ s, chapter 1's XOR partner one level up (bitonic_index.h,
-//   for_each_exchange). So each GPU sorts its keys with v16's kernels (bitonic_sort, one array);
+//   for_each_exchange). So each GPU sorts its keys with v17's kernels (bitonic_sort, one array);
 //   then for each merge size of 2, 4, ..., P GPUs and each of its rank strides, every GPU swaps
 //   its keys with its partner through NCCL (ncclSend and ncclRecv in one group, exchange_keys)
 //   and keeps, at each index, the smaller or the larger key (keep_half); after a merge size's
 //   last exchange each GPU merges its own keys (bitonic_merge, the launches of
 //   for_each_merge_launch: one merge alone, whose last pass takes no strides of the next, as
 //   those pair keys of two GPUs). The GPUs, their NCCL communicators, streams and receive buffers
-//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v16's kernels, and its argsort,
+//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v17's kernels, and its argsort,
 //   top-k and floats of many arrays on one GPU, do not change; keys alone move as 32-bit words,
 //   and bitonic_merge runs them so.
 //   Where Meson found MPI the program also runs as one process per GPU, the form that reaches
@@ -34,14 +34,14 @@
 //   copies of the array) and one merge of 2^30 keys (2 group_steps passes of global strides and
 //   one on neighbouring keys, about 3 copies): a few tens of ms on top of a sort of 2^30 keys,
 //   under 1.35x this program's sort of 2^30 keys on one GPU when the GPUs share NVLink. On one
-//   GPU (P = 1) nothing changes from v16.
-//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v16's sort: the same
+//   GPU (P = 1) nothing changes from v17.
+//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v17's sort: the same
 //   time.
 //
 // Build and run (NCCL must be installed: README, "Prerequisites")
-//   meson setup build && meson compile -C build v17_multi_gpu
-//   build/v17_multi_gpu/v17_multi_gpu --log2 24 --gpus 1
-//   mpirun -np 2 build/v17_multi_gpu/v17_multi_gpu --log2 24    (MPI found: one rank per GPU)
+//   meson setup build && meson compile -C build v18_multi_gpu
+//   build/v18_multi_gpu/v18_multi_gpu --log2 24 --gpus 1
+//   mpirun -np 2 build/v18_multi_gpu/v18_multi_gpu --log2 24    (MPI found: one rank per GPU)
 #include <nccl.h>
 
 #include <algorithm>
@@ -547,18 +547,12 @@ __device__ void sort_thread_keys(Word (&key)[kKeysPerThread], unsigned first, un
 // odd ones descending (sorts_ascending), so each pair of neighbouring tiles is a bitonic
 // sequence, ready for the first merge above the tile. When n <= kTileSize there is one block,
 // its last size is n, and the whole array comes out sorted. Arrays shorter than the tile stop
-// at their own length, and every one of them comes out in the requested order.
+// at their own length, and every one of them comes out in the requested order. The threads
+// hold the tile's keys thread-major (register k: key first + k), before and after.
 template <typename Word>
-__global__ void __launch_bounds__(kBlockThreads)
-    block_sort(int *keys, int *indices, unsigned tile_size, unsigned segment, bool ascending,
-               bool floats) {
-  // The block's tile in shared memory, for the exchanges between layouts.
-  __shared__ Word tile[padded(kTileSize)];
-  const unsigned tile_start = blockIdx.x * tile_size;
-  const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
+__device__ void sort_tile(Word (&key)[kKeysPerThread], Word *tile, unsigned first,
+                          unsigned tile_size, unsigned segment, bool ascending) {
   const unsigned lanes = warp_lanes(blockDim.x);
-  Word key[kKeysPerThread];
-  load_thread_major(key, keys, tile_start, tile_size, segment, ascending, floats);
   sort_thread_keys(key, first, tile_size, segment, ascending);
   // The larger sizes, each one merge. Bit `size` of every key of a thread is a bit of the
   // thread's index here (size > kKeysPerThread): one direction per thread and merge, which
@@ -580,7 +574,228 @@ __global__ void __launch_bounds__(kBlockThreads)
     merge_in_block(key, tile, size_bit - 1, 0, lanes);
   }
   flip_keys(key, flipped);
+}
+
+// Sorts every tile (sort_tile), one block a tile: loads its keys, sorts them, stores them.
+template <typename Word>
+__global__ void __launch_bounds__(kBlockThreads)
+    block_sort(int *keys, int *indices, unsigned tile_size, unsigned segment, bool ascending,
+               bool floats) {
+  // The block's tile in shared memory, for the exchanges between layouts.
+  __shared__ Word tile[padded(kTileSize)];
+  const unsigned tile_start = blockIdx.x * tile_size;
+  const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
+  Word key[kKeysPerThread];
+  load_thread_major(key, keys, tile_start, tile_size, segment, ascending, floats);
+  sort_tile(key, tile, first, tile_size, segment, ascending);
   store_thread_major(keys, indices, tile_start, key, tile_size, ascending, floats);
+}
+
+// The longest run of a high digit that step 3 counts through: each place of a run counts the
+// keys before each key of the run until it finds its own: for a run of 4, up to 4 counts of 4
+// reads of shared memory each, after the scans. A tile with a longer run sorts its items again
+// (sort_items_again): keys from a narrow range, whose runs are long, cost the sort of words and
+// v16's argsort after it.
+constexpr unsigned kLongestRun = 4;
+
+// What source_in_run returns for a run longer than kLongestRun.
+constexpr unsigned kLongRun = ~0u;
+
+// Whether two words share their high digit: all but the low b bits (position_mask) alike.
+__device__ bool same_digit(unsigned a, unsigned b, unsigned position_mask) {
+  return ((a ^ b) & ~position_mask) == 0;
+}
+
+// Step 3 for the key at `place` of a run [start, end): how many keys of the run go before it.
+// Within a run the places follow the positions (step 1), so of two equal keys the one at the
+// earlier place goes first: the argsort is stable. The key itself adds nothing (equal, not
+// earlier). `orders` holds the order word of the key at each place (padded).
+__device__ unsigned keys_before(const unsigned *orders, unsigned place, unsigned start,
+                                unsigned end) {
+  const unsigned order = orders[padded(place)];
+  unsigned before = 0;
+  for (unsigned other = start; other < end; ++other) {
+    const unsigned other_order = orders[padded(other)];
+    before += other_order < order || (other_order == order && other < place);
+  }
+  return before;
+}
+
+// Steps 2 and 3 for `place`, whose word shares its high digit with a neighbour's: the place of
+// the key that goes there, or kLongRun. The array is places [array_first, array_end) of the
+// tile; `words` holds the sorted words and `orders` the order word of the key at each place
+// (padded, both). The place pulls its key rather than each key pushing itself to its place:
+// the result stays in the thread's registers, and nothing is written to shared memory between
+// the reads of the runs and the stores (no barrier, no third array).
+__device__ unsigned source_in_run(const unsigned *words, const unsigned *orders, unsigned place,
+                                  unsigned array_first, unsigned array_end,
+                                  unsigned position_mask) {
+  const unsigned word = words[padded(place)];
+  // Step 2: the run is places [start, end); the scans stop once it is longer than kLongestRun,
+  // which is all a long run needs to be known by.
+  unsigned start = place, end = place + 1;
+  while (start > array_first && end - start <= kLongestRun &&
+         same_digit(words[padded(start - 1)], word, position_mask)) {
+    --start;
+  }
+  while (end < array_end && end - start <= kLongestRun &&
+         same_digit(words[padded(end)], word, position_mask)) {
+    ++end;
+  }
+  if (end - start > kLongestRun) {
+    return kLongRun;
+  }
+  // Step 3: the key whose final place, the run's first place plus the keys of the run that go
+  // before it, is this one. Exactly one key of the run has each final place.
+  for (unsigned source = start; source < end; ++source) {
+    if (start + keys_before(orders, source, start, end) == place) {
+      return source;
+    }
+  }
+  return place;  // not reached: the final places of a run are its places
+}
+
+// A tile with a long run: v16's argsort of it, block_sort on 64-bit items, in the shared memory
+// of the prefix argsort (`tile`, a tile of items). The keys are read again from device memory,
+// where they are still as they came: the block writes its tile only at the end. Not inlined, as
+// the lab's fallback is not (tools/prefix_argsort.cu says why): a rare path, whose items ptxas
+// spills under the kernel's cap of 64 registers.
+__device__ __noinline__ void sort_items_again(int *keys, int *indices, Item *tile,
+                                              unsigned tile_start, unsigned tile_size,
+                                              unsigned segment, bool ascending, bool floats) {
+  const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
+  Item key[kKeysPerThread];
+  load_thread_major(key, keys, tile_start, tile_size, segment, ascending, floats);
+  sort_tile(key, tile, first, tile_size, segment, ascending);
+  store_thread_major(keys, indices, tile_start, key, tile_size, ascending, floats);
+}
+
+// The argsort of every array of `segment` keys of a tile (segment <= tile_size), one block a
+// tile as block_sort: steps 1 to 3 of this file's header (docs/19_v17_prefix_argsort.md works
+// them through for arrays of 4 keys). At most 64 registers a thread leave room for 4 blocks per
+// SM on sm_90; left to itself ptxas gave the lab's kernel (tools/prefix_argsort.cu) more, room
+// for 2, and a probe there, not recorded, found it slower so.
+__global__ void __maxnreg__(64)
+    block_prefix_argsort(int *keys, int *indices, unsigned tile_size, unsigned segment,
+                         bool ascending, bool floats) {
+  // A tile of items, block_sort<Item>'s shared memory, which sort_items_again takes whole. Here
+  // it is two tiles of words: `words` for the sort's exchanges, then the sorted words by place;
+  // `orders` for the order words of the keys as they came, by place (= by position), then the
+  // order word of the key at each sorted place. Both padded, as the tile is.
+  __shared__ Item shared[padded(kTileSize)];
+  unsigned *words = reinterpret_cast<unsigned *>(shared);
+  unsigned *orders = words + padded(kTileSize);
+  const unsigned tile_start = blockIdx.x * tile_size;
+  // Thread-major: register k holds the key at place `mine + k` of the tile.
+  const unsigned mine = threadIdx.x * kKeysPerThread;
+  const unsigned first = tile_start + mine;
+  // segment = 2^b: a position takes the low b bits of a word, the high digit the other ones.
+  const unsigned position_mask = segment - 1;
+  // Registers past a tile shorter than a thread's keys (n < 16) hold no key.
+  const unsigned held = min(tile_size, kKeysPerThread);
+  unsigned key[kKeysPerThread];
+  load_thread_major(key, keys, tile_start, tile_size, segment, ascending, floats);
+  // Step 1. The order word: the key's ordered_bits, all flipped when descending (~x reverses the
+  // order, as flip_keys says), so that one ascending sort serves both orders. The word: its high
+  // digit (the mask clears the low b bits) and the key's position in its array.
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned order = ascending ? key[k] : ~key[k];
+    if (k < held) {
+      orders[padded(mine + k)] = order;
+    }
+    key[k] = (order & ~position_mask) | index_in_array(first + k, segment);
+  }
+  sort_tile(key, words, first, tile_size, segment, true);
+  // Barrier: the sort's last exchange may still be reading `words`, and every order word as it
+  // came must be in `orders` before any thread reads another's.
+  __syncthreads();
+  // Step 2, first half: each sorted word to `words`, and the order word of its key, read by its
+  // position in its array (place & ~position_mask is the array's first place), to order[k].
+  unsigned order[kKeysPerThread];
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    if (k < held) {
+      const unsigned place = mine + k;
+      words[padded(place)] = key[k];
+      order[k] = orders[padded((place & ~position_mask) + (key[k] & position_mask))];
+    }
+  }
+  // Barrier: every order word as it came must be read before the order words by sorted place
+  // take their slots.
+  __syncthreads();
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    if (k < held) {
+      orders[padded(mine + k)] = order[k];
+    }
+  }
+  // Barrier: every sorted word and order word must be in place before a run reads them.
+  __syncthreads();
+  // Step 2, second half: which places share their high digit with a neighbour (bit k of
+  // `joined`). A neighbour in the thread's registers is compared there; the one before the
+  // thread's first place and the one after its last are read from `words`. A neighbour in
+  // another array does not count.
+  unsigned joined = 0;
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    if (k < held) {
+      const unsigned place = mine + k;
+      const unsigned array_first = place & ~position_mask;
+      const bool has_before = place > array_first;
+      const bool has_after = place + 1 < array_first + segment;
+      const unsigned before = has_before ? (k > 0 ? key[k - 1] : words[padded(place - 1)]) : 0;
+      const unsigned after =
+          has_after ? (k + 1 < kKeysPerThread ? key[k + 1] : words[padded(place + 1)]) : 0;
+      if ((has_before && same_digit(before, key[k], position_mask)) ||
+          (has_after && same_digit(after, key[k], position_mask))) {
+        joined |= 1u << k;
+      }
+    }
+  }
+  // Step 3: a place of a run of one keeps its key and position; a place of a longer run pulls
+  // the key that goes there. key[k] becomes the position, order[k] the order word.
+  bool long_run = false;
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned place = mine + k;
+    unsigned source = place;
+    if (joined & (1u << k)) {
+      const unsigned array_first = place & ~position_mask;
+      source =
+          source_in_run(words, orders, place, array_first, array_first + segment, position_mask);
+      long_run = long_run || source == kLongRun;
+      source = source == kLongRun ? place : source;
+      order[k] = orders[padded(source)];
+    }
+    key[k] = (source == place ? key[k] : words[padded(source)]) & position_mask;
+  }
+  // A vote, and a barrier: did any thread find a long run? Then the tile sorts again, its items
+  // in `shared`, free to take: the barrier comes after every read of `words` and `orders`.
+  if (__syncthreads_or(long_run)) {
+    sort_items_again(keys, indices, shared, tile_start, tile_size, segment, ascending, floats);
+    return;
+  }
+  // Key and position as the item block_sort would end with, so that one store writes both.
+  // (order[k] past `held` was never set: those registers are not stored.)
+  Item item[kKeysPerThread];
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned ordered = ascending ? order[k] : ~order[k];
+    item[k] = make_item(key_from_ordered(ordered, floats), key[k], ascending, floats);
+  }
+  store_thread_major(keys, indices, tile_start, item, tile_size, ascending, floats);
+}
+
+// The argsort of arrays up to a tile: one launch of block_prefix_argsort, a block per tile of
+// kTileSize keys (one block of n / 16 threads when n is smaller), as block_sort.
+void prefix_argsort_segments(int *keys, int *indices, unsigned n, unsigned segment, bool ascending,
+                             bool floats) {
+  const unsigned tile_size = std::min(n, kTileSize);
+  const unsigned tile_threads = std::max(1u, tile_size / kKeysPerThread);
+  block_prefix_argsort<<<n / tile_size, tile_threads>>>(keys, indices, tile_size, segment,
+                                                        ascending, floats);
+  CHECK_LAUNCH();
 }
 
 // The `top` smallest items of each array (largest, descending), from its runs of `top` items,
@@ -843,6 +1058,9 @@ void argsort_segments(int *keys, int *indices, unsigned n, unsigned segment, boo
   // shuffles of 64-bit items.
   if (indices == nullptr) {
     sort_words<unsigned>(keys, indices, n, segment, ascending, floats);
+  } else if (segment <= kTileSize) {
+    // Arrays up to a tile: one sort of words and a fix-up, in one launch.
+    prefix_argsort_segments(keys, indices, n, segment, ascending, floats);
   } else {
     sort_words<Item>(keys, indices, n, segment, ascending, floats);
   }
