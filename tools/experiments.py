@@ -67,6 +67,10 @@ does not make.
   v16_tops       v16_register_top's top 16 against v15_tile4096's, its own full sort, its
                  top 16 with positions (--values) and torch.topk on the same rows, arrays of
                  128 .. 4096 keys, 2^27 keys in all (chapter 18)
+  v17_argsorts   v17_prefix_argsort's argsort against v16_register_top's, v17's keys alone,
+                 the variant v17_range_digits and torch.sort, arrays of 64 .. 4096 keys, and
+                 the argsorts on few-unique, sorted and extremes keys, 2^27 keys in all
+                 (chapter 19)
   long_argsorts  v13_any_bits, its variant with 16 keys a thread (v13_keys16) and
                  v12_key_words, with and without --values (an argsort of the whole input, each
                  key's position carried in a 64-bit item), against cub::DeviceRadixSort's
@@ -376,6 +380,29 @@ def v16_tops(runner):
     return records + torch_batch(runner, "v16_tops", [
         ["--log2", "27", "--segment", str(1 << length), "--reps", "5", "--top", "16"]
         for length in lengths])
+
+
+def v17_argsorts(runner):
+    """v17_prefix_argsort's argsort (--values, one sort of words and a fix-up) against
+    v16_register_top's (64-bit items), against v17's sort of the keys alone and against the
+    variant v17_range_digits, on arrays of 64 .. 4096 uniform keys; the three argsorts again on
+    keys few-unique, sorted and extremes at 128, 1024 and 4096 keys an array, where v17's tiles
+    fall back; and torch.sort on the uniform rows; 2^27 keys in all (chapter 19)."""
+    stage = stage_program(runner.build, "v17_prefix_argsort")
+    argsorts = {
+        "argsort, v17": stage + ["--values"],
+        "argsort, v16": stage_program(runner.build, "v16_register_top") + ["--values"],
+        "argsort, v17_range_digits": runner.variant("v17_range_digits") + ["--values"],
+    }
+    lengths = [6, 7, 8, 9, 10, 11, 12]
+    records = mapping_sweep(runner, "v17_argsorts", dict(argsorts, **{"keys, v17": stage}),
+                            lengths=lengths)
+    for distribution in ("few-unique", "sorted", "extremes"):
+        records += mapping_sweep(runner, "v17_argsorts", {
+            f"{name}, {distribution}": command for name, command in argsorts.items()
+        }, ["--dist", distribution], lengths=[7, 10, 12])
+    return records + torch_batch(runner, "v17_argsorts", [
+        ["--log2", "27", "--segment", str(1 << length), "--reps", "5"] for length in lengths])
 
 
 def flips_sweep(runner, stage, variant, options=()):
@@ -786,7 +813,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v13_groups": v13_groups,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
-               "v16_tops": v16_tops,
+               "v16_tops": v16_tops, "v17_argsorts": v17_argsorts,
                "long_argsorts": long_argsorts, "segments": segments,
                "segment_stages": segment_stages, "segment_spread": segment_spread,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,
