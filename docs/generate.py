@@ -342,6 +342,7 @@ def generated_blocks(tour, profile, network_dump):
         "v9-compare": lambda: tables.mapping_table("v9_compare"),
         "v15-tops": lambda: tables.mapping_table("v15_tops"),
         "v16-tops": lambda: tables.mapping_table("v16_tops"),
+        "v17-argsorts": tables.v17_argsorts_table,
         "directions": lambda: tables.flips_table("directions"),
         "mirrored": lambda: tables.flips_table("mirrored"),
         "v8-pipes": tables.pipes_table,

@@ -257,6 +257,28 @@ check(mapping[0].endswith("| second / first | third / first | fourth / first | f
 check(tables.mapping_ratio(1, "made_up_mapping", 4) == 0.25 and
       tables.segment_ratio("made_up_mapping", "e", "b", 1) == 0.125,
       "the fifth over the first, and over the second by name")
+# Chapter 19's v17_argsorts: on uniform keys a row per array length, v17's argsort over its keys,
+# v16's and torch.sort's over v17's; then a row per other distribution and length, each argsort
+# over v16's. A length one program lacks leaves its cells "not measured" and its ratios blank.
+made_up["v17_argsorts"] = [
+    {"variant": variant, "segment": segment, "sort_ms": ms, "device": "a GPU",
+     "date": "2026-11-30"}
+    for variant, segment, ms in [
+        ("argsort, v17", "1024", "2.0"), ("argsort, v16", "1024", "3.0"),
+        ("argsort, v17_range_digits", "1024", "1.5"), ("keys, v17", "1024", "1.0"),
+        ("torch.sort", "1024", "6.0"), ("argsort, v17", "64", "0.5"),
+        ("argsort, v17, few-unique", "128", "4.0"), ("argsort, v16, few-unique", "128", "2.0"),
+        ("argsort, v17_range_digits, few-unique", "128", "1.0"),
+        ("argsort, v17, sorted", "4096", "3.0"), ("argsort, v16, sorted", "4096", "3.0")]]
+argsorts = tables.v17_argsorts_table().splitlines()
+check(argsorts[2] == "| 2^6 | not measured | 0.5000 | not measured | not measured | not measured "
+      "|  |  |  |" and
+      argsorts[3] == "| 2^10 | 1.00 | 2.00 | 3.00 | 1.50 | 6.00 | 2.00 | 1.50 | 3.00 |" and
+      argsorts[7] == "| few-unique | 2^7 | 4.00 | 2.00 | 1.00 | 2.00 | 0.50 |" and
+      argsorts[8] == "| sorted | 2^12 | 3.00 | 3.00 | not measured | 1.00 |  |",
+      "v17_argsorts: uniform keys by length, then the other distributions over v16's argsort")
+check(tables.segment_ratio("v17_argsorts", "argsort, v17", "keys, v17", 10) == 2.0,
+      "chapter 19's markers read v17_argsorts by its variants' names")
 # Flips against directions, and against the mirrored network: two experiments each, each its
 # stage as built first, side by side; an array length only one of them measured leaves the
 # other's cells "not measured". Each table reads its own two experiments.
