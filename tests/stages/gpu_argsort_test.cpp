@@ -67,9 +67,9 @@ void check_argsort(std::uint64_t n, unsigned segment, Distribution distribution,
 // on from one array to the next (a run cut at an array's end, the next array starting at the
 // next length, so that arrays of 2 and 4 keys get runs of 2 and 4 too), each run's high bits
 // drawn anew, its low bits drawn for each key (a quarter of them copying the key before: equal
-// keys), then each array shuffled. Such keys share the high digit of
-// v17_prefix_argsort's words, so its fix-up must order them, or, in a run longer than it counts
-// through, its fallback. The ints' top bit is flipped, as ordered_bits flips it back.
+// keys), then each array shuffled. Such keys share the high digit of v17_prefix_argsort's
+// words, so its fix-up must order them, or, in a run longer than it counts through, its
+// fallback. The ints' top bit is flipped, as ordered_bits flips it back.
 std::vector<int> run_keys(std::uint64_t n, unsigned segment, unsigned longest) {
   std::mt19937 random(n + segment * 7 + longest);
   std::vector<int> keys(n);
