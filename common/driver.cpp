@@ -225,10 +225,13 @@ int run(const std::vector<std::string> &arguments, const std::string &program_na
                        "--output names the same file as --input; write the result to another file");
     }
   }
-  // A sort across GPUs: on how many (the GPUs there are), before the keys are made.
-  const unsigned gpus =
-      !chosen.empty() && chosen.front()->gpus_sort ? choose_gpus(options.gpus) : 0;
-  const Input input = load_input(options, chosen, gpus);
+  // A sort across GPUs: on how many (the GPUs there are), once a file of keys is read or
+  // before keys are made (load_input).
+  const bool across_gpus = !chosen.empty() && chosen.front()->gpus_sort;
+  const Input input = load_input(options, chosen, [&options, across_gpus] {
+    return across_gpus ? choose_gpus(options.gpus) : 0u;
+  });
+  const unsigned gpus = input.gpus;
   ExitCode status = kExitSuccess;
   for (const Algorithm *algorithm : chosen) {
     const bool first = algorithm == chosen.front();

@@ -18,14 +18,15 @@
 // without one says so at once instead of after making 2^30 keys; a file's keys come first,
 // since a bad file is the first thing to report.
 Input load_input(const Options &options, const std::vector<const Algorithm *> &chosen,
-                 unsigned gpus) {
+                 const std::function<unsigned()> &choose_gpus) {
   Input input;
   input.from_file = !options.input_path.empty();
   const bool uses_device = std::any_of(chosen.begin(), chosen.end(), [](const Algorithm *each) {
     return each->kind != Kind::kHost;
   });
   if (!input.from_file) {
-    check_arrays(options, chosen, gpus, options.n, "n");
+    input.gpus = choose_gpus();
+    check_arrays(options, chosen, input.gpus, options.n, "n");
     if (uses_device) {
       input.device = select_device(options.device);
     }
@@ -50,7 +51,9 @@ Input load_input(const Options &options, const std::vector<const Algorithm *> &c
     require_host_memory(n * host_bytes_per_key, std::to_string(n) + " keys on the host");
   }
   if (input.from_file) {
-    check_arrays(options, chosen, gpus, n, "the number of keys in '" + options.input_path + "'");
+    input.gpus = choose_gpus();
+    check_arrays(options, chosen, input.gpus, n,
+                 "the number of keys in '" + options.input_path + "'");
     if (uses_device) {
       input.device = select_device(options.device);
     }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,13 +20,16 @@ struct Input {
   std::vector<int> expected;
   bool from_file = false;
   DeviceInfo device;
+  // The GPUs of a sort across GPUs, 0 for any other.
+  unsigned gpus = 0;
 };
 
 // The keys, the device (where one of `chosen` runs on one) and the expected result, each
-// checked in the order that reports a mistake soonest. `gpus`: the GPUs of a sort across GPUs
-// (0 for any other).
+// checked in the order that reports a mistake soonest. `choose_gpus` gives Input::gpus: it is
+// asked after a file named by --input is read (a bad file is refused as in any program, exit
+// 2, on a machine without a GPU too) and before generated keys are made.
 Input load_input(const Options &options, const std::vector<const Algorithm *> &chosen,
-                 unsigned gpus);
+                 const std::function<unsigned()> &choose_gpus);
 
 // Refuses (FatalError kExitBadInput) what n keys rule out: a --segment that does not cut them
 // into whole arrays, a --top of more keys than an array has or than an algorithm of `chosen`
