@@ -630,6 +630,9 @@ INLINE_VALUES = {
     "segment-rival-speedup": lambda args, tour, profile: "{:.1f}x".format(
         tables.fastest_rival(tables.segment_times(), int(args[0]))[1] /
         tables.segment_times()["v8_batched"][int(args[0])]),
+    # EXPERIMENT:PROGRAM:S, PROGRAM's time for arrays of 2^S keys in EXPERIMENT.
+    "segment-time": lambda args, tour, profile: tables.ms(
+        tables.segment_times(args[0]).get(args[1], {}).get(int(args[2]))) + " ms",
     # PROGRAM:S, arrays of 2^S keys, from the argsorts experiment.
     "argsort": lambda args, tour, profile: tables.ms(
         tables.segment_times("argsorts").get(args[0], {}).get(int(args[1]))) + " ms",

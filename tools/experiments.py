@@ -80,12 +80,13 @@ does not make.
                  (cub_packed_radix) and, up to 2^16 keys per array, torch.sort on rows
                  (tools/torch_rows.py; skipped with one line where PyTorch cannot be imported),
                  for arrays of 2 .. 2^27 keys, 2^27 keys in all (chapter 10)
-  segment_stages every stage from v8 on (v8_batched .. v16_register_top) on many arrays, keys
-                 alone, against v8's fastest rivals (cub_segmented, cub_packed_radix,
+  segment_stages every stage from v8 on (v8_batched .. v17_prefix_argsort) on many arrays,
+                 keys alone, against v8's fastest rivals (cub_segmented, cub_packed_radix,
                  torch.sort up to 2^16 keys per array), at every power of two from 8 to 4096
                  keys per array and at 2^14, 2^16, 2^18 and 2^20; and the argsorts
-                 (--values) of v9_argsort, v15_tile4096 and cub_packed_radix at 8, 128, 1024,
-                 4096 and the four longer lengths; 2^27 keys in all (chapter 21)
+                 (--values) of v9_argsort, v15_tile4096, v17_prefix_argsort and
+                 cub_packed_radix at 8, 128, 1024, 4096 and the four longer lengths; 2^27 keys
+                 in all (chapter 21)
   segment_spread v8_batched, v12_key_words, v13_any_bits and v14_span at 8 and 16 keys per
                  array, each in five separate runs taken in turns, 2^27 keys in all (lab note
                  many_arrays)
@@ -541,19 +542,19 @@ STAGE_SEGMENTS = [3, 7, 10, 12, 14, 16, 18, 20]
 # The stages' keys alone and their rivals run at every power of two from 8 to 4096 as well: the
 # lengths where the course names one stage for many arrays (chapter 21).
 STAGE_KEY_SEGMENTS = sorted(set(STAGE_SEGMENTS) | set(range(3, 13)))
-# Every stage that sorts many arrays, keys alone (v18 sorts one array across GPUs; v17's keys,
-# v16's sort, are not measured here yet).
+# Every stage that sorts many arrays, keys alone (v18 sorts one array across GPUs).
 STAGE_KEY_PROGRAMS = ("v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
-                      "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top")
+                      "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top",
+                      "v17_prefix_argsort")
 # The stages whose argsorts (--values) run there, and the library rivals of the keys and of the
 # argsorts (torch.sort joins both).
-STAGE_ARGSORT_PROGRAMS = ("v9_argsort", "v15_tile4096")
+STAGE_ARGSORT_PROGRAMS = ("v9_argsort", "v15_tile4096", "v17_prefix_argsort")
 STAGE_KEY_RIVALS = ("cub_segmented", "cub_packed_radix")
 STAGE_ARGSORT_RIVALS = ("cub_packed_radix",)
 
 
 def segment_stages(runner):
-    """Every stage from v8 on, keys alone, and the argsorts of v9 and v15, against the rivals
+    """Every stage from v8 on, keys alone, and the argsorts of v9, v15 and v17, against the rivals
     of the segments and argsorts experiments: keys at 2^STAGE_KEY_SEGMENTS keys per array,
     argsorts at 2^STAGE_SEGMENTS."""
     keys = {name: [] for name in STAGE_KEY_PROGRAMS + STAGE_KEY_RIVALS}

@@ -201,7 +201,7 @@ CHUNKS = [
     experiment("segments", "v8 against the libraries' segmented sorts and torch.sort, arrays "
                "of 2 .. 2^27 keys", 370),
     experiment("segment_stages", "every stage from v8 on against the rivals, arrays of 8 .. 2^20 "
-               "keys, keys and argsorts", 420),
+               "keys, keys and argsorts", 460),
     experiment("segment_spread", "v8 and the stages closest to it at 8 and 16 keys per array, "
                "five separate runs each (lab note many_arrays)", 60, optional=True),
     experiment("argsorts", "v9's argsort against the libraries' and torch.sort, arrays of "
