@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10 to 13.
+"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10 to 21.
 
     python3 tools/ncu_facts.py --build build --out results libraries occupancy
 
@@ -45,6 +45,11 @@
              8, 128 and 1024 keys, 2^27 in all, with the metrics of items, the shared-memory
              bank conflicts, the sectors the L1 read from the L2 and the share of cycles that
              issued an instruction. Writes OUT/words.csv.
+  prefix     what v17_prefix_argsort's argsort (one sort of 32-bit words, then a fix-up) costs
+             (chapter 19): its keys, its argsort and v16_register_top's argsort (64-bit
+             items) on arrays of 64, 128 and 1024 uniform keys, and both argsorts on
+             few-unique keys at 128, 2^27 in all, with the metrics of words. Writes
+             OUT/prefix_kernels.csv.
   long_items what an argsort of one long array costs against its keys alone (chapter 15):
              every launch of one sort of 2^27 keys by v13_any_bits and by its variant
              v13_keys16 (16 keys a thread), with and without --values: its kernel, duration,
@@ -303,6 +308,25 @@ def words(ncu, build, runner):
     return kernel_records(ncu, runner, cases, ["--metrics", ",".join(WORDS)], WORDS)
 
 
+def prefix(ncu, build, runner):
+    """v17's argsort (one sort of 32-bit words and a fix-up) against its keys alone and v16's
+    argsort (64-bit items) on arrays of 64, 128 and 1024 uniform keys, and both argsorts on
+    few-unique keys at 128 (chapter 19): each launch's metrics of the lab's argsorts (words).
+    The rows are named as tools/experiments.py v17_argsorts names its runs."""
+    v16, v17 = (course.program_command(build, stage)
+                for stage in ("v16_register_top", "v17_prefix_argsort"))
+    cases = []
+    for segment in ("64", "128", "1024"):
+        arguments = ["--log2", "27", "--segment", segment]
+        cases += [("v17_prefix_argsort", "keys, v17", v17, arguments),
+                  ("v17_prefix_argsort", "argsort, v17", v17, arguments + ["--values"]),
+                  ("v16_register_top", "argsort, v16", v16, arguments + ["--values"])]
+    few_unique = ["--log2", "27", "--segment", "128", "--dist", "few-unique", "--values"]
+    cases += [("v17_prefix_argsort", "argsort, v17, few-unique", v17, few_unique),
+              ("v16_register_top", "argsort, v16, few-unique", v16, few_unique)]
+    return kernel_records(ncu, runner, cases, ["--metrics", ",".join(WORDS)], WORDS)
+
+
 def long_items(ncu, build, runner):
     records = []
     # v13_keys16 (16 keys a thread) is there for its items alone: chapter 15 sets them against
@@ -395,6 +419,7 @@ FACTS = {"libraries": ("library_kernels.csv", libraries),
          "occupancy": ("occupancy.csv", occupancy), "pipes": ("pipes.csv", pipes),
          "directions": ("directions.csv", directions),
          "items": ("items.csv", items), "words": ("words.csv", words),
+         "prefix": ("prefix_kernels.csv", prefix),
          "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed),
          "short_stages": ("short_stages.csv", short_stages)}

@@ -275,6 +275,8 @@ CHUNKS = [
     fact("items", "items", "what v9's 64-bit items cost", 45),
     fact("words", "words", "what the lab's argsorts cost (lab note word_argsorts)", 45,
          optional=True),
+    fact("prefix", "prefix_kernels", "what v17's argsort of words costs against v16's items "
+         "(chapter 19)", 50),
     fact("long_items", "long_items", "v13's argsort of one long array, launch by launch", 120),
     fact("tops", "top_kernels", "where v10's top-k spends its time", 30),
     fact("packed", "packed_kernels", "the kernels of the packed radix sort", 45),
