@@ -1474,7 +1474,7 @@ V17_ARGSORTS = {"argsort, v17": "v17", "argsort, v16": "v16",
 def v17_argsorts_table():
     """Chapter 19's measurement (tools/experiments.py v17_argsorts): on uniform keys, for every
     array length, v17's keys alone, the three argsorts and torch.sort, with v17's argsort over
-    its keys, v16's over v17's and torch.sort's over v17's; then, for each other distribution
+    its keys and over v16's, and torch.sort's over v17's; then, for each other distribution
     and length, the three argsorts and the variant's and v17's over v16's."""
     name = "v17_argsorts"
     rows = recorded_rows(name)
@@ -1492,7 +1492,7 @@ def v17_argsorts_table():
         variant = times.get("argsort, v17_range_digits", {}).get(s)
         torch = times.get("torch.sort", {}).get(s)
         uniform.append([f"2^{s}", ms(keys), ms(mine), ms(v16), ms(variant), ms(torch),
-                        over(mine, keys), over(v16, mine), over(torch, mine)])
+                        over(mine, keys), over(mine, v16), over(torch, mine)])
     others = []
     # The other distributions' argsorts are named "argsort, PROGRAM, DISTRIBUTION".
     distributions = sorted({variant.rsplit(", ", 1)[1] for variant in times
@@ -1507,7 +1507,7 @@ def v17_argsorts_table():
                            over(mine, v16), over(variant, v16)])
     return (table(["array length", "v17 keys ms", "v17 argsort ms", "v16 argsort ms",
                    "v17_range_digits argsort ms", "torch.sort ms", "v17 argsort / keys",
-                   "v16 / v17", "torch.sort / v17"], uniform) + "\n" +
+                   "v17 / v16", "torch.sort / v17"], uniform) + "\n" +
             table(["keys", "array length", "v17 ms", "v16 ms", "v17_range_digits ms",
                    "v17 / v16", "v17_range_digits / v16"], others) + "\n" +
             recorded(rows, f"tools/experiments.py {name}") +
