@@ -1468,14 +1468,15 @@ def mapping_table(name="v8_mapping"):
 
 # v17_argsorts' argsorts, by the names the tables give them (tools/experiments.py v17_argsorts).
 V17_ARGSORTS = {"argsort, v17": "v17", "argsort, v16": "v16",
-                "argsort, v17_range_digits": "v17_range_digits"}
+                "argsort, v17_range_digits": "v17_range_digits",
+                "argsort, v17_vote_first": "v17_vote_first"}
 
 
 def v17_argsorts_table():
     """Chapter 19's measurement (tools/experiments.py v17_argsorts): on uniform keys, for every
-    array length, v17's keys alone, the three argsorts and torch.sort, with v17's argsort over
+    array length, v17's keys alone, the four argsorts and torch.sort, with v17's argsort over
     its keys and over v16's, and torch.sort's over v17's; then, for each other distribution
-    and length, the three argsorts and the variant's and v17's over v16's."""
+    and length, the four argsorts and v17's and the variants' over v16's."""
     name = "v17_argsorts"
     rows = recorded_rows(name)
     if not rows:
@@ -1490,8 +1491,9 @@ def v17_argsorts_table():
         keys = times.get("keys, v17", {}).get(s)
         mine, v16 = times["argsort, v17"][s], times.get("argsort, v16", {}).get(s)
         variant = times.get("argsort, v17_range_digits", {}).get(s)
+        vote = times.get("argsort, v17_vote_first", {}).get(s)
         torch = times.get("torch.sort", {}).get(s)
-        uniform.append([f"2^{s}", ms(keys), ms(mine), ms(v16), ms(variant), ms(torch),
+        uniform.append([f"2^{s}", ms(keys), ms(mine), ms(v16), ms(variant), ms(vote), ms(torch),
                         over(mine, keys), over(mine, v16), over(torch, mine)])
     others = []
     # The other distributions' argsorts are named "argsort, PROGRAM, DISTRIBUTION".
@@ -1503,13 +1505,15 @@ def v17_argsorts_table():
         for s in sorted(found["v17"]):
             mine, v16 = found["v17"][s], found["v16"].get(s)
             variant = found["v17_range_digits"].get(s)
-            others.append([distribution, f"2^{s}", ms(mine), ms(v16), ms(variant),
-                           over(mine, v16), over(variant, v16)])
+            vote = found["v17_vote_first"].get(s)
+            others.append([distribution, f"2^{s}", ms(mine), ms(v16), ms(variant), ms(vote),
+                           over(mine, v16), over(variant, v16), over(vote, v16)])
     return (table(["array length", "v17 keys ms", "v17 argsort ms", "v16 argsort ms",
-                   "v17_range_digits argsort ms", "torch.sort ms", "v17 argsort / keys",
-                   "v17 / v16", "torch.sort / v17"], uniform) + "\n" +
+                   "v17_range_digits argsort ms", "v17_vote_first argsort ms", "torch.sort ms",
+                   "v17 argsort / keys", "v17 / v16", "torch.sort / v17"], uniform) + "\n" +
             table(["keys", "array length", "v17 ms", "v16 ms", "v17_range_digits ms",
-                   "v17 / v16", "v17_range_digits / v16"], others) + "\n" +
+                   "v17_vote_first ms", "v17 / v16", "v17_range_digits / v16",
+                   "v17_vote_first / v16"], others) + "\n" +
             recorded(rows, f"tools/experiments.py {name}") +
             f"; data: {data_files(name)}. 2^27 keys in all, median of 5 timed runs after one "
             f"warm-up, every array of {checked_runs(rows)} checked." + skipped_note(rows) + "\n")

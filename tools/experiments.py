@@ -68,7 +68,8 @@ does not make.
                  top 16 with positions (--values) and torch.topk on the same rows, arrays of
                  128 .. 4096 keys, 2^27 keys in all (chapter 18)
   v17_argsorts   v17_prefix_argsort's argsort against v16_register_top's, v17's keys alone,
-                 the variant v17_range_digits and torch.sort, arrays of 64 .. 4096 keys, and
+                 the variants v17_range_digits and v17_vote_first and torch.sort, arrays of
+                 64 .. 4096 keys, and
                  the argsorts on few-unique, sorted and extremes keys, 2^27 keys in all
                  (chapter 19)
   long_argsorts  v13_any_bits, its variant with 16 keys a thread (v13_keys16) and
@@ -386,14 +387,15 @@ def v16_tops(runner):
 def v17_argsorts(runner):
     """v17_prefix_argsort's argsort (--values, one sort of words and a fix-up) against
     v16_register_top's (64-bit items), against v17's sort of the keys alone and against the
-    variant v17_range_digits, on arrays of 64 .. 4096 uniform keys; the three argsorts again on
-    keys few-unique, sorted and extremes at 128, 1024 and 4096 keys an array, where v17's tiles
-    fall back; and torch.sort on the uniform rows; 2^27 keys in all (chapter 19)."""
+    variants v17_range_digits and v17_vote_first, on arrays of 64 .. 4096 uniform keys; the four
+    argsorts again on keys few-unique, sorted and extremes at 128, 1024 and 4096 keys an array,
+    where v17's tiles fall back; and torch.sort on the uniform rows; 2^27 keys in all (chapter 19)."""
     stage = stage_program(runner.build, "v17_prefix_argsort")
     argsorts = {
         "argsort, v17": stage + ["--values"],
         "argsort, v16": stage_program(runner.build, "v16_register_top") + ["--values"],
         "argsort, v17_range_digits": runner.variant("v17_range_digits") + ["--values"],
+        "argsort, v17_vote_first": runner.variant("v17_vote_first") + ["--values"],
     }
     lengths = [6, 7, 8, 9, 10, 11, 12]
     records = mapping_sweep(runner, "v17_argsorts", dict(argsorts, **{"keys, v17": stage}),

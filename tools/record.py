@@ -237,8 +237,9 @@ CHUNKS = [
                "full sort (lab note top_keys)", 60, optional=True),
     experiment("v16_tops", "v16's top-k against v15's, its full sort and torch.topk (chapter 18)",
                60),
-    experiment("v17_argsorts", "v17's argsort against v16's, its keys, its variant with range "
-               "digits and torch.sort, on four distributions (chapter 19)", 160),
+    experiment("v17_argsorts", "v17's argsort against v16's, its keys, its variants with range "
+               "digits and with the vote first, and torch.sort, on four distributions (chapter 19)",
+               140),
     experiment("clusters", "a compare step across the blocks of a cluster against one within a "
                "block, 2^24 .. 2^29 (lab note clusters)", 60, program="cluster_steps",
                optional=True),

@@ -266,16 +266,18 @@ made_up["v17_argsorts"] = [
     for variant, segment, ms in [
         ("argsort, v17", "1024", "2.0"), ("argsort, v16", "1024", "3.0"),
         ("argsort, v17_range_digits", "1024", "1.5"), ("keys, v17", "1024", "1.0"),
+        ("argsort, v17_vote_first", "1024", "2.5"),
         ("torch.sort", "1024", "6.0"), ("argsort, v17", "64", "0.5"),
         ("argsort, v17, few-unique", "128", "4.0"), ("argsort, v16, few-unique", "128", "2.0"),
         ("argsort, v17_range_digits, few-unique", "128", "1.0"),
+        ("argsort, v17_vote_first, few-unique", "128", "3.0"),
         ("argsort, v17, sorted", "4096", "3.0"), ("argsort, v16, sorted", "4096", "3.0")]]
 argsorts = tables.v17_argsorts_table().splitlines()
 check(argsorts[2] == "| 2^6 | not measured | 0.5000 | not measured | not measured | not measured "
-      "|  |  |  |" and
-      argsorts[3] == "| 2^10 | 1.00 | 2.00 | 3.00 | 1.50 | 6.00 | 2.00 | 0.67 | 3.00 |" and
-      argsorts[7] == "| few-unique | 2^7 | 4.00 | 2.00 | 1.00 | 2.00 | 0.50 |" and
-      argsorts[8] == "| sorted | 2^12 | 3.00 | 3.00 | not measured | 1.00 |  |",
+      "| not measured |  |  |  |" and
+      argsorts[3] == "| 2^10 | 1.00 | 2.00 | 3.00 | 1.50 | 2.50 | 6.00 | 2.00 | 0.67 | 3.00 |" and
+      argsorts[7] == "| few-unique | 2^7 | 4.00 | 2.00 | 1.00 | 3.00 | 2.00 | 0.50 | 1.50 |" and
+      argsorts[8] == "| sorted | 2^12 | 3.00 | 3.00 | not measured | not measured | 1.00 |  |  |",
       "v17_argsorts: uniform keys by length, then the other distributions over v16's argsort")
 check(tables.segment_ratio("v17_argsorts", "argsort, v17", "keys, v17", 10) == 2.0,
       "chapter 19's markers read v17_argsorts by its variants' names")
