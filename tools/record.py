@@ -138,7 +138,7 @@ PROFILE_NOTES_VARIANTS = ("v13_group13,v13_group15,v13_group15_keys64,v13_fused,
 # any other on its own: `python3 tools/registers.py --stages NAME`).
 REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words,v13_fused,"
                      "v13_group15,v13_keys16,v13_span,v14_padded,v14_span,v14_tail6,v15_padded,"
-                     "v15_tile4096,v16_register_top")
+                     "v15_tile4096,v16_register_top,v17_prefix_argsort,v17_vote_first")
 # At 2^20: the stages whose profile the chapters read at that size, and the variant of the lab
 # note on groups.
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
