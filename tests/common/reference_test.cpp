@@ -6,11 +6,13 @@
 // sequence) the exhaustive test over all 0/1 inputs proves it correct for n <= 16.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
 #include <algorithm>
 #include <climits>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <string>
 
 #include "host_sort.h"
 #include "host_threads.h"
@@ -203,6 +205,12 @@ void write_keys(const std::filesystem::path &path, const std::vector<int> &keys)
              static_cast<std::streamsize>(keys.size() * sizeof(int)));
 }
 
+// A folder of this process's own under the temporary directory: two runs of the tests at once
+// (two build folders, say) must not write each other's files.
+std::filesystem::path scratch_folder(const std::string &name) {
+  return std::filesystem::temp_directory_path() / (name + "_" + std::to_string(getpid()));
+}
+
 std::vector<int> read_keys(const std::filesystem::path &path, std::size_t count) {
   std::vector<int> keys(count);
   std::ifstream(path, std::ios::binary)
@@ -214,8 +222,7 @@ std::vector<int> read_keys(const std::filesystem::path &path, std::size_t count)
 TEST_CASE(
     "the reference kept on disk: made once, read back, made again where the file is not "
     "the keys' sort") {
-  const std::filesystem::path folder =
-      std::filesystem::temp_directory_path() / "course_reference_cache_test";
+  const std::filesystem::path folder = scratch_folder("course_reference_cache_test");
   std::filesystem::remove_all(folder);
   std::filesystem::create_directories(folder);
   const std::vector<int> keys = generate_keys(Distribution::kUniform, std::size_t{1} << 20, 7);
@@ -255,8 +262,7 @@ TEST_CASE(
 }
 
 TEST_CASE("the keys kept on disk: made once, read back, made again where the file is damaged") {
-  const std::filesystem::path folder =
-      std::filesystem::temp_directory_path() / "course_keys_cache_test";
+  const std::filesystem::path folder = scratch_folder("course_keys_cache_test");
   std::filesystem::remove_all(folder);
   std::filesystem::create_directories(folder);
   const std::size_t n = std::size_t{1} << 20;
