@@ -389,7 +389,8 @@ def v17_argsorts(runner):
     v16_register_top's (64-bit items), against v17's sort of the keys alone and against the
     variants v17_range_digits and v17_vote_first, on arrays of 64 .. 4096 uniform keys; the four
     argsorts again on keys few-unique, sorted and extremes at 128, 1024 and 4096 keys an array,
-    where v17's tiles fall back; and torch.sort on the uniform rows; 2^27 keys in all (chapter 19)."""
+    where v17's tiles fall back; and torch.sort on the uniform rows; 2^27 keys in all
+    (chapter 19)."""
     stage = stage_program(runner.build, "v17_prefix_argsort")
     argsorts = {
         "argsort, v17": stage + ["--values"],

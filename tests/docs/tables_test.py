@@ -258,8 +258,9 @@ check(tables.mapping_ratio(1, "made_up_mapping", 4) == 0.25 and
       tables.segment_ratio("made_up_mapping", "e", "b", 1) == 0.125,
       "the fifth over the first, and over the second by name")
 # Chapter 19's v17_argsorts: on uniform keys a row per array length, v17's argsort over its keys
-# and over v16's, torch.sort's over v17's; then a row per other distribution and length, each argsort
-# over v16's. A length one program lacks leaves its cells "not measured" and its ratios blank.
+# and over v16's, torch.sort's over v17's; then a row per other distribution and length, each
+# argsort over v16's. A length one program lacks leaves its cells "not measured" and its ratios
+# blank.
 made_up["v17_argsorts"] = [
     {"variant": variant, "segment": segment, "sort_ms": ms, "device": "a GPU",
      "date": "2026-11-30"}
