@@ -478,6 +478,11 @@ def segment_copies(name, program, s):
     return tables.NOT_MEASURED if mine is None or not copy else f"{mine / copy:.2f}"
 
 
+def ms_text(value):
+    """'2.36 ms', or "not measured" for None."""
+    return tables.NOT_MEASURED if value is None else tables.ms(value) + " ms"
+
+
 def times_text(value):
     """'2.38x', or "not measured" for None."""
     return tables.NOT_MEASURED if value is None else f"{value:.2f}x"
@@ -631,8 +636,8 @@ INLINE_VALUES = {
         tables.fastest_rival(tables.segment_times(), int(args[0]))[1] /
         tables.segment_times()["v8_batched"][int(args[0])]),
     # EXPERIMENT:PROGRAM:S, PROGRAM's time for arrays of 2^S keys in EXPERIMENT.
-    "segment-time": lambda args, tour, profile: tables.ms(
-        tables.segment_times(args[0]).get(args[1], {}).get(int(args[2]))) + " ms",
+    "segment-time": lambda args, tour, profile: ms_text(
+        tables.segment_times(args[0]).get(args[1], {}).get(int(args[2]))),
     # PROGRAM:S, arrays of 2^S keys, from the argsorts experiment.
     "argsort": lambda args, tour, profile: tables.ms(
         tables.segment_times("argsorts").get(args[0], {}).get(int(args[1]))) + " ms",

@@ -280,8 +280,12 @@ check(argsorts[2] == "| 2^6 | not measured | 0.5000 | not measured | not measure
       argsorts[7] == "| few-unique | 2^7 | 4.00 | 2.00 | 1.00 | 3.00 | 2.00 | 0.50 | 1.50 |" and
       argsorts[8] == "| sorted | 2^12 | 3.00 | 3.00 | not measured | not measured | 1.00 |  |  |",
       "v17_argsorts: uniform keys by length, then the other distributions over v16's argsort")
-check(tables.segment_ratio("v17_argsorts", "argsort, v17", "keys, v17", 10) == 2.0,
-      "chapter 19's markers read v17_argsorts by its variants' names")
+segment_time = generate.INLINE_VALUES["segment-time"]
+check(tables.segment_ratio("v17_argsorts", "argsort, v17", "keys, v17", 10) == 2.0 and
+      segment_time(["v17_argsorts", "argsort, v17, few-unique", "7"], None, None) == "4.00 ms"
+      and segment_time(["v17_argsorts", "argsort, v17", "7"], None, None) ==
+      tables.NOT_MEASURED,
+      "chapter 19's markers read v17_argsorts by its variants' names, a time by its length")
 # Flips against directions, and against the mirrored network: two experiments each, each its
 # stage as built first, side by side; an array length only one of them measured leaves the
 # other's cells "not measured". Each table reads its own two experiments.
