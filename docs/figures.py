@@ -13,9 +13,12 @@ from drawing import ASCENDING, DESCENDING, PALETTE, Svg, log_plot
 KERNEL_COLOURS = {"block_sort": "#7fb3d5", "bitonic_step": "#f5b041", "block_merge": "#82c99a"}
 
 
-def network(dump, n):
-    """[(size, stride, [(lower, upper, ascending)])] from tools/network_dump."""
-    output = subprocess.run([dump, str(n)], capture_output=True, text=True, check=True).stdout
+def network(dump, n, mirrored=False):
+    """[(size, stride, [(lower, upper, ascending)])] from tools/network_dump: chapter 1's network,
+    or its mirrored form."""
+    form = ["mirrored"] if mirrored else []
+    output = subprocess.run([dump, *form, str(n)], capture_output=True, text=True,
+                            check=True).stdout
     steps = {}
     for line in output.splitlines():
         size, stride, lower, upper, direction = line.split()
@@ -40,10 +43,12 @@ def comparator_columns(comparators):
     return placed, max(1, len(columns))
 
 
-def draw_network(dump, n, row, column, kernel_of=None, tile=None, shared=False, title=""):
+def draw_network(dump, n, row, column, kernel_of=None, tile=None, shared=False, title="",
+                 mirrored=False):
     """The network as wires (rows) and comparators (vertical arrows). kernel_of(size, stride)
-    names the kernel that runs a step; consecutive steps of one launch share a coloured box."""
-    steps = network(dump, n)
+    names the kernel that runs a step; consecutive steps of one launch share a coloured box.
+    mirrored: the network's mirrored form, whose first step of each merge is labelled so."""
+    steps = network(dump, n, mirrored)
     left, top, gap = 64, 112 if kernel_of else 74, 14
     layout, x = [], left
     for size, stride, comparators in steps:
@@ -103,7 +108,8 @@ def draw_network(dump, n, row, column, kernel_of=None, tile=None, shared=False, 
             direction = 1 if ascending else -1
             svg.polygon([(cx, tip), (cx - 3.2, tip - 6 * direction), (cx + 3.2, tip - 6 * direction)],
                         colour)
-        svg.text(x0 + width * column / 2, top + n * row + (38 if tile else 16), f"{stride}", 10,
+        label = "mirror" if mirrored and stride == size // 2 else f"{stride}"
+        svg.text(x0 + width * column / 2, top + n * row + (38 if tile else 16), label, 10,
                  "middle", "#555")
     svg.text(left - 10, top + n * row + (38 if tile else 16), "stride", 10, "end", "#555")
     return svg.render()
@@ -113,6 +119,12 @@ def network_figure(dump):
     return draw_network(dump, 16, 18, 11, title=[
         "The bitonic network for n = 16",
         "Arrows point to where the larger key goes: blue ascending pairs, red descending."])
+
+
+def mirrored_figure(dump):
+    return draw_network(dump, 16, 18, 11, mirrored=True, title=[
+        "The same network in its mirrored form (chapter 20)",
+        "Each merge opens with i against i ^ (size - 1); every arrow points down: ascending."])
 
 
 def kernels_figure(dump, shared):

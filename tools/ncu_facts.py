@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10 to 21.
+"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10 to 22.
 
     python3 tools/ncu_facts.py --build build --out results libraries occupancy
 
@@ -50,6 +50,10 @@
              items) on arrays of 64, 128 and 1024 uniform keys, and both argsorts on
              few-unique keys at 128, 2^27 in all, with the metrics of words. Writes
              OUT/prefix_kernels.csv.
+  mirror     what the network's mirrored form saves in block_sort (chapter 20):
+             v17_prefix_argsort and v18_mirrored, keys on arrays of 16, 128 and 1024 keys and
+             argsorts (--values) at 1024, 2^27 in all, each kernel's metrics as pipes records
+             them. Writes OUT/mirror_kernels.csv.
   long_items what an argsort of one long array costs against its keys alone (chapter 15):
              every launch of one sort of 2^27 keys by v13_any_bits and by its variant
              v13_keys16 (16 keys a thread), with and without --values: its kernel, duration,
@@ -60,7 +64,7 @@
              keys with --values, 2^27 keys in all: for each kernel, the metrics of items and
              how busy DRAM and the L1/shared-memory pipe were, and the shared-memory bank
              conflicts. Writes OUT/top_kernels.csv.
-  short_stages  why v15_tile4096 sorts short arrays more slowly than v8_batched (chapter 21):
+  short_stages  why v15_tile4096 sorts short arrays more slowly than v8_batched (lab note many_arrays):
              v8_batched, v14_span and v15_tile4096 on arrays of 8 and 1024 keys, 2^27 in all,
              each kernel's metrics as pipes records them. Writes OUT/short_stages.csv.
   packed     how many kernels one cub_packed_radix sort launches, and how many of them are
@@ -327,6 +331,18 @@ def prefix(ncu, build, runner):
     return kernel_records(ncu, runner, cases, ["--metrics", ",".join(WORDS)], WORDS)
 
 
+def mirror(ncu, build, runner):
+    """v17's block_sort (chapter 1's network, flips) against v18's (the mirrored form) on keys
+    at 16, 128 and 1024 keys an array, and their argsorts at 1024 (chapter 20)."""
+    cases = []
+    for segment, options in (("16", []), ("128", []), ("1024", []), ("1024", ["--values"])):
+        arguments = ["--log2", "27", "--segment", segment] + options
+        what = "argsort" if options else "keys"
+        cases += [(stage, f"{what}, {stage.split('_')[0]}", course.program_command(build, stage),
+                   arguments) for stage in ("v17_prefix_argsort", "v18_mirrored")]
+    return pipe_records(ncu, runner, cases)
+
+
 def long_items(ncu, build, runner):
     records = []
     # v13_keys16 (16 keys a thread) is there for its items alone: chapter 15 sets them against
@@ -420,6 +436,7 @@ FACTS = {"libraries": ("library_kernels.csv", libraries),
          "directions": ("directions.csv", directions),
          "items": ("items.csv", items), "words": ("words.csv", words),
          "prefix": ("prefix_kernels.csv", prefix),
+         "mirror": ("mirror_kernels.csv", mirror),
          "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed),
          "short_stages": ("short_stages.csv", short_stages)}

@@ -3,6 +3,7 @@
 //
 //   network_dump N [asc|desc]   prints the comparators, one per line, N a power of two up to
 //                               2^16:  <size> <stride> <lower> <upper> <asc|desc>
+//   network_dump mirrored N     the same for the network's mirrored form (every one asc)
 //   network_dump swaps N        runs the ascending network on N keys (a power of two up to
 //                               2^20) of every distribution, seed 1 as the programs use by
 //                               default, and prints how many compare-exchanges found their pair
@@ -43,6 +44,14 @@ void print_comparators(unsigned n, bool ascending) {
   for (const auto &[size, stride] : network_steps(n)) {
     for (const Comparator &c : network_step_comparators(n, size, stride, ascending)) {
       std::printf("%u %u %u %u %s\n", size, stride, c.lower, c.upper, c.ascending ? "asc" : "desc");
+    }
+  }
+}
+
+void print_mirrored_comparators(unsigned n) {
+  for (const auto &[size, stride] : network_steps(n)) {
+    for (const Comparator &c : mirrored_step_comparators(n, size, stride)) {
+      std::printf("%u %u %u %u asc\n", size, stride, c.lower, c.upper);
     }
   }
 }
@@ -112,6 +121,12 @@ int main(int argc, char **argv) {
                   span_passes(n), span_tail6_passes(n));
       return 0;
     }
+  } else if (argc == 3 && std::strcmp(argv[1], "mirrored") == 0) {
+    const unsigned n = number(argv[2]);
+    if (power_of_two_up_to(n, 1u << 16)) {
+      print_mirrored_comparators(n);
+      return 0;
+    }
   } else if (argc == 3 && std::strcmp(argv[1], "swaps") == 0) {
     const unsigned n = number(argv[2]);
     if (power_of_two_up_to(n, 1u << 20)) {
@@ -129,6 +144,7 @@ int main(int argc, char **argv) {
   }
   std::fprintf(stderr,
                "usage: network_dump N [asc|desc], N a power of two up to 65536\n"
+               "       network_dump mirrored N, N a power of two up to 65536\n"
                "       network_dump swaps N, N a power of two up to 1048576\n"
                "       network_dump lower STRIDE T, STRIDE a power of two, T threads, up to 65536\n"
                "       network_dump groups LOWEST STEPS N, lowest * 2^steps <= N <= 65536\n"

@@ -518,26 +518,37 @@ class Record:
 
     def shortfall(self, experiments):
         """(how many of `experiments` this record has no current runs of, how many of their
-        chunks it left out or has not made): the smaller, the more of what a block reads it
-        holds."""
+        chunks it left out, has not made or made for other stages): the smaller, the more of
+        what a block reads it holds."""
         names = set(experiments)
         return (sum(1 for name in names if not self.rows(name)),
-                sum(len(self.dropped.get(name, [])) + len(self.missing_chunks(name))
-                    for name in names))
+                sum(len(self.dropped.get(name, [])) + len(self.missing_chunks(name)) +
+                    len(self.other_stages(name)) for name in names))
 
     def incomplete(self, experiments):
-        """Those of `experiments` that this record lacks, or some chunks of which it left out
-        or has not made."""
+        """Those of `experiments` that this record lacks, or some chunks of which it left out,
+        has not made, or made before a stage it runs was added (other_stages)."""
         return sorted(name for name in set(experiments)
                       if not self.rows(name) or name in self.dropped or
-                      self.missing_chunks(name))
+                      self.missing_chunks(name) or self.other_stages(name))
+
+    def other_stages(self, experiment):
+        """The chunks of `experiment` that run every stage (tools/record.py's every_stage) and
+        were made for another list of stages: a stage added since has no rows there yet."""
+        return [name for name, chunk in self.chunks(experiment)
+                if "stages" in chunk and chunk["stages"] != course.stage_names()]
 
     def gap(self, experiments):
         """What the record lacks of `experiments`, for a reader: 'spread' where it has no
-        current runs of it, 'kernel_times from profile-27' where it lacks chunks of it."""
-        return ", ".join(name if not self.rows(name) or not self.missing_chunks(name) else
-                         f"{name} from {' and '.join(self.missing_chunks(name))}"
-                         for name in self.incomplete(experiments))
+        current runs of it, 'kernel_times from profile-27' where it lacks chunks of it,
+        'spread for these stages' where a chunk of it predates a stage."""
+        def lacked(name):
+            if self.rows(name) and self.missing_chunks(name):
+                return f"{name} from {' and '.join(self.missing_chunks(name))}"
+            if self.rows(name) and self.other_stages(name):
+                return f"{name} for these stages"
+            return name
+        return ", ".join(lacked(name) for name in self.incomplete(experiments))
 
     def stale_rows(self):
         """[(chunk, program, rows)] of the record's rows whose code has changed since."""

@@ -28,6 +28,19 @@ std::vector<Comparator> network_step_comparators(std::uint32_t n, std::uint32_t 
   return comparators;
 }
 
+std::vector<Comparator> mirrored_step_comparators(std::uint32_t n, std::uint32_t size,
+                                                  std::uint32_t stride) {
+  std::vector<Comparator> comparators;
+  comparators.reserve(n / 2);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t partner = stride == size / 2 ? i ^ (size - 1) : i ^ stride;
+    if (partner > i) {
+      comparators.push_back({i, partner, true});
+    }
+  }
+  return comparators;
+}
+
 std::uint64_t reference_bitonic_sort(std::vector<int> &keys, bool ascending) {
   const std::uint32_t n = static_cast<std::uint32_t>(keys.size());
   std::uint64_t swaps = 0;

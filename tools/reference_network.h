@@ -26,6 +26,13 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> network_steps(std::uint32_t
 std::vector<Comparator> network_step_comparators(std::uint32_t n, std::uint32_t size,
                                                  std::uint32_t stride, bool ascending);
 
+// The network's mirrored form (docs/20_v18_mirrored.md), step by step: the same steps, but the
+// first step of each merge (stride = size / 2) pairs i with its mirror image in its block of
+// `size`, i ^ (size - 1), and every comparator is ascending. n/2 comparators, ordered by their
+// lower element; a descending sort flips the keys before and after.
+std::vector<Comparator> mirrored_step_comparators(std::uint32_t n, std::uint32_t size,
+                                                  std::uint32_t stride);
+
 // Runs the whole network on keys; keys.size() must be a power of two. Returns how many
 // compare-exchanges found their pair out of order and swapped it: the pairs that a stage which
 // writes only what moved (v0's compare_and_swap) writes back.

@@ -128,6 +128,31 @@ TEST_CASE("0-1 principle: the network sorts every 0/1 input of every length up t
   }
 }
 
+TEST_CASE("0-1 principle: the mirrored form sorts every 0/1 input of 2 .. 16 keys, ascending") {
+  for (std::uint32_t n = 2; n <= 16; n *= 2) {
+    int failures = 0;
+    for (std::uint32_t bits = 0; bits < (1u << n); ++bits) {
+      std::vector<int> keys(n);
+      for (std::uint32_t i = 0; i < n; ++i) {
+        keys[i] = (bits >> i) & 1;
+      }
+      const std::vector<int> expected = std_sorted(keys, true);
+      for (const auto &[size, stride] : network_steps(n)) {
+        for (const Comparator &c : mirrored_step_comparators(n, size, stride)) {
+          if (!c.ascending || c.lower >= c.upper) {
+            ++failures;
+          } else if (keys[c.lower] > keys[c.upper]) {
+            std::swap(keys[c.lower], keys[c.upper]);
+          }
+        }
+      }
+      failures += keys != expected;
+    }
+    INFO("n = " << n);
+    CHECK(failures == 0);
+  }
+}
+
 TEST_CASE("padding sorts lengths that are not powers of two, extremes included") {
   const std::size_t lengths[] = {1, 3, 5, 7, 9, 31, 33, 100, 1000, 1023, 1025, 3001};
   for (std::size_t n : lengths) {

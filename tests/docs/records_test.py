@@ -110,7 +110,7 @@ for name in records.record_names():
 with tempfile.TemporaryDirectory() as scratch:
     copy = os.path.join(scratch, "course")
     for folder in ["common", "tools", "v4_half_threads", "v5_bank_free", "v8_batched",
-                   "v18_multi_gpu"]:
+                   "v19_multi_gpu"]:
         shutil.copytree(os.path.join(root, folder), os.path.join(copy, folder),
                         ignore=shutil.ignore_patterns("__pycache__"))
 
@@ -158,19 +158,19 @@ with tempfile.TemporaryDirectory() as scratch:
     # A run under mpirun (its variant "2 ranks") is timed by common/ranks.cpp, the one-process
     # form by sort_runner.cu: a change of ranks.cpp's code changes the first's fingerprint alone.
     sources = records.Sources(copy)
-    alone, ranks = (records.Fingerprints(sources).of_row({"program": "v18_multi_gpu",
+    alone, ranks = (records.Fingerprints(sources).of_row({"program": "v19_multi_gpu",
                                                            "variant": variant})
                     for variant in ("2 GPUs", course.ranks_variant(2)))
     check(alone and ranks and alone != ranks and
-          alone == records.fingerprint("v18_multi_gpu", sources) and
-          ranks == records.fingerprint("v18_multi_gpu", sources, as_ranks=True),
-          "a row of v18 run under mpirun has a fingerprint of its own (ranks.cpp in it)")
+          alone == records.fingerprint("v19_multi_gpu", sources) and
+          ranks == records.fingerprint("v19_multi_gpu", sources, as_ranks=True),
+          "a row of v19 run under mpirun has a fingerprint of its own (ranks.cpp in it)")
     edit("common/ranks.cpp", "  MPI_Init(&argc, &argv);", "  MPI_Init(&argc, &argv);\n  "
          "static_cast<void>(0);")
     sources = records.Sources(copy)
-    check(records.fingerprint("v18_multi_gpu", sources) == alone and
-          records.fingerprint("v18_multi_gpu", sources, as_ranks=True) != ranks,
-          "a changed line of common/ranks.cpp changes the fingerprint of v18's runs under mpirun "
+    check(records.fingerprint("v19_multi_gpu", sources) == alone and
+          records.fingerprint("v19_multi_gpu", sources, as_ranks=True) != ranks,
+          "a changed line of common/ranks.cpp changes the fingerprint of v19's runs under mpirun "
           "alone")
 
     # A record of made-up rows in two chunks, one run each: the chunk with rows of the changed
@@ -193,6 +193,23 @@ with tempfile.TemporaryDirectory() as scratch:
           "tour-a" in (made_up.stale_note() or "") and
           "v5_bank_free" in (made_up.stale_note() or ""),
           "a chunk with rows of changed code is left out whole, and named in one line")
+    # A chunk that runs every stage, made before a stage was added (its "stages" list is not
+    # stages.txt's): its rows are quoted, and a value of the new stage is a gap, not an error.
+    with open(os.path.join(results, "made_up", records.MANIFEST), "w") as file:
+        json.dump({"gpu": "made up", "chunks": {
+            "tour-b": {"files": {"tour": "tour-b.csv"}, "stages": course.stage_names()[:-1]}}},
+            file)
+    older = records.Record("made_up", results, records.Sources(copy))
+    check([row["program"] for row in older.rows("tour")] == ["v8_batched", "cub_radix"] and
+          older.incomplete(["tour"]) == ["tour"] and
+          older.gap(["tour"]) == "tour for these stages" and
+          older.shortfall(["tour"]) == (0, 1),
+          "a chunk made for other stages is quoted, and what it lacks is named as a gap")
+    with open(os.path.join(results, "made_up", records.MANIFEST), "w") as file:
+        json.dump({"gpu": "made up", "chunks": {
+            "tour-b": {"files": {"tour": "tour-b.csv"}, "stages": course.stage_names()}}}, file)
+    check(records.Record("made_up", results, records.Sources(copy)).incomplete(["tour"]) == [],
+          "a chunk made for the stages as they are is complete")
 
 # 4. In a copy for students (tools/make_student_copy.py) the answer variants are gone from
 # tools/variants.txt; tools/withheld.json keeps the fingerprints of their rows, which hold while

@@ -145,20 +145,21 @@ torch_lengths = [length for run, length in zip(runs, lengths) if run[1] == "torc
 argsort_lengths = sorted({length for run, length in zip(runs, lengths) if "--values" in run[2]})
 argsorts = sorted({run[1] for run in runs if "--values" in run[2]})
 programs = [run[2][run[2].index("--algo") + 1] if "--algo" in run[2] else
-            os.path.basename(run[2][0]) for run in runs[:16]]
+            os.path.basename(run[2][0]) for run in runs[:18]]
 stages = ["v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
-          "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top", "v17_prefix_argsort"]
-check(len(runs) == 12 * 14 + 4 * 8 + 12 and
+          "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top", "v17_prefix_argsort",
+          "v18_mirrored"]
+check(len(runs) == 13 * 14 + 5 * 8 + 12 and
       sorted(set(lengths)) == [1 << s for s in range(3, 13)] + [1 << s for s in (14, 16, 18, 20)]
       and torch_lengths == [1 << s for s in list(range(3, 13)) + [14, 16]] and
       argsort_lengths == [1 << s for s in (3, 7, 10, 12, 14, 16, 18, 20)] and
       argsorts == ["cub_packed_radix --values", "v15_tile4096 --values",
-                   "v17_prefix_argsort --values", "v9_argsort --values"]
+                   "v17_prefix_argsort --values", "v18_mirrored --values", "v9_argsort --values"]
       and programs == stages + ["cub_segmented", "cub_packed_radix", "v9_argsort", "v15_tile4096",
-                                "v17_prefix_argsort", "cub_packed_radix"] and
+                                "v17_prefix_argsort", "v18_mirrored", "cub_packed_radix"] and
       all(run[2][run[2].index("--log2") + 1] == "27" for run in runs),
-      "segment_stages: v8 .. v17 and two CUB calls on keys at every power of two from 8 to 4096 "
-      "and at 2^14 .. 2^20, four argsorts at eight of those lengths, torch.sort up to 2^16, "
+      "segment_stages: v8 .. v18 and two CUB calls on keys at every power of two from 8 to 4096 "
+      "and at 2^14 .. 2^20, five argsorts at eight of those lengths, torch.sort up to 2^16, "
       "2^27 keys in all")
 check(batches == [("segment_stages", 12)], f"segment_stages: torch.sort in one batch ({batches})")
 

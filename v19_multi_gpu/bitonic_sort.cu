@@ -1,4 +1,4 @@
-// v18_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+// v19_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
 //
 // What this program does
 //   Sorts n 32-bit integers in device memory with the bitonic sorting network
@@ -7,19 +7,19 @@
 //   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
-// What changes from v17_prefix_argsort, and why
+// What changes from v18_mirrored, and why
 //   One GPU holds at most 2^30 keys. Past that the keys must spread over several GPUs, and the
 //   network does not change: with n keys on each of P GPUs (rank g holds keys g * n .. (g + 1) *
 //   n - 1), a stride below n pairs keys of one GPU, and a stride of n * s pairs key i of GPU g
 //   with key i of GPU g ^ s, chapter 1's XOR partner one level up (bitonic_index.h,
-//   for_each_exchange). So each GPU sorts its keys with v17's kernels (bitonic_sort, one array);
+//   for_each_exchange). So each GPU sorts its keys with v18's kernels (bitonic_sort, one array);
 //   then for each merge size of 2, 4, ..., P GPUs and each of its rank strides, every GPU swaps
 //   its keys with its partner through NCCL (ncclSend and ncclRecv in one group, exchange_keys)
 //   and keeps, at each index, the smaller or the larger key (keep_half); after a merge size's
 //   last exchange each GPU merges its own keys (bitonic_merge, the launches of
 //   for_each_merge_launch: one merge alone, whose last pass takes no strides of the next, as
 //   those pair keys of two GPUs). The GPUs, their NCCL communicators, streams and receive buffers
-//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v17's kernels, and its argsort,
+//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v18's kernels, and its argsort,
 //   top-k and floats of many arrays on one GPU, do not change; keys alone move as 32-bit words,
 //   and bitonic_merge runs them so.
 //   Where Meson found MPI the program also runs as one process per GPU, the form that reaches
@@ -34,14 +34,14 @@
 //   copies of the array) and one merge of 2^30 keys (2 group_steps passes of global strides and
 //   one on neighbouring keys, about 3 copies): a few tens of ms on top of a sort of 2^30 keys,
 //   under 1.35x this program's sort of 2^30 keys on one GPU when the GPUs share NVLink. On one
-//   GPU (P = 1) nothing changes from v17.
-//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v17's sort: the same
+//   GPU (P = 1) nothing changes from v18.
+//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v18's sort: the same
 //   time.
 //
 // Build and run (NCCL must be installed: README, "Prerequisites")
-//   meson setup build && meson compile -C build v18_multi_gpu
-//   build/v18_multi_gpu/v18_multi_gpu --log2 24 --gpus 1
-//   mpirun -np 2 build/v18_multi_gpu/v18_multi_gpu --log2 24    (MPI found: one rank per GPU)
+//   meson setup build && meson compile -C build v19_multi_gpu
+//   build/v19_multi_gpu/v19_multi_gpu --log2 24 --gpus 1
+//   mpirun -np 2 build/v19_multi_gpu/v19_multi_gpu --log2 24    (MPI found: one rank per GPU)
 #include <nccl.h>
 
 #include <algorithm>
@@ -113,6 +113,20 @@ __device__ void compare_registers(Word (&key)[kCount], unsigned top_bit, unsigne
         order_pair(key[lower], key[lower + stride]);
       }
     }
+  }
+}
+
+// The first step of an ascending merge of runs of `size` registers (2 .. kCount) in the network's
+// mirrored form: register i pairs with its mirror image in its run, i ^ (size - 1), and the
+// smaller key goes to the lower register. The lower registers are those whose bit size / 2 is
+// clear: pair p's is get_lower_partner(p, size / 2). Runs of 8: (0,7) (1,6) (2,5) (3,4), then
+// (8,15) (9,14) (10,13) (11,12). Every index is a constant, as in compare_registers.
+template <typename Word, unsigned kCount>
+__device__ void mirror_registers(Word (&key)[kCount], unsigned size) {
+#pragma unroll
+  for (unsigned pair = 0; pair < kCount / 2; ++pair) {
+    const unsigned lower = get_lower_partner(pair, size / 2);
+    order_pair(key[lower], key[lower ^ (size - 1)]);
   }
 }
 
@@ -422,21 +436,47 @@ __device__ void store_thread_major(int *keys, int *indices, unsigned tile_start,
   }
 }
 
+// The tile position of register k of this thread in layout `layout`, as layout_slot gives it,
+// except in a merge's mirrored round: there the upper half of the registers, k >= 8, holds the
+// keys of the thread whose index bits below `layout` are flipped (mirror_mask), so that the
+// mirrored first step pairs register k with register 15 - k of the same thread. Layout 0 has no
+// bits below it: there the two agree.
+__device__ unsigned round_slot(unsigned k, unsigned layout, bool mirrored) {
+  const bool upper = mirrored && k >= kKeysPerThread / 2;
+  return layout_slot(upper ? threadIdx.x ^ mirror_mask(layout) : threadIdx.x, k, layout);
+}
+
 // Moves this thread's keys from layout `from` to layout `to` through the block's tile in shared
-// memory: every thread stores its keys where `from` puts them and loads the ones `to` gives it.
+// memory: every thread stores its keys where `from` puts them and loads the ones `to` gives it
+// (round_slot: in a mirrored round, half of them another thread's).
 template <typename Word>
-__device__ void exchange(Word (&key)[kKeysPerThread], Word *tile, unsigned from, unsigned to) {
+__device__ void exchange(Word (&key)[kKeysPerThread], Word *tile, unsigned from, unsigned to,
+                         bool mirrored) {
   // Barrier: threads may still be loading their keys of the previous exchange from the tile.
   __syncthreads();
 #pragma unroll
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    tile[padded(layout_slot(threadIdx.x, k, from))] = key[k];
+    tile[padded(round_slot(k, from, mirrored))] = key[k];
   }
   // Barrier: every key must be in the tile before any thread loads its new ones.
   __syncthreads();
 #pragma unroll
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    key[k] = tile[padded(layout_slot(threadIdx.x, k, to))];
+    key[k] = tile[padded(round_slot(k, to, mirrored))];
+  }
+}
+
+// What a lane keeps of its key and its partner's: the smaller of the two in the lower lane of
+// the pair, the larger in the upper one.
+template <typename Word>
+__device__ Word lane_keeps(Word mine, Word other, bool lower) {
+  if constexpr (sizeof(Word) == sizeof(Item)) {
+    // One 64-bit compare picks: the lower lane takes `other` when it is the smaller, the upper
+    // lane when it is not. A min and a max would each compare (chapter 11).
+    return lower == (other < mine) ? other : mine;
+  } else {
+    // A 32-bit min or max is one instruction (chapter 10), so words keep v8's line.
+    return lower ? min(mine, other) : max(mine, other);
   }
 }
 
@@ -458,89 +498,85 @@ __device__ void compare_lanes(Word (&key)[kKeysPerThread], unsigned top_bit, uns
         // The shuffle waits until every lane of the mask has arrived, reads all their values,
         // then hands them out: no lane can see a half-done exchange.
         const Word other = __shfl_xor_sync(lane_mask(lanes), key[k], lane_stride);
-        if constexpr (sizeof(Word) == sizeof(Item)) {
-          // One 64-bit compare picks: the lower lane takes `other` when it is the smaller,
-          // the upper lane when it is not. A min and a max would each compare (chapter 11).
-          key[k] = lower == (other < key[k]) ? other : key[k];
-        } else {
-          // A 32-bit min or max is one instruction (chapter 10), so words keep v8's line.
-          key[k] = lower ? min(key[k], other) : max(key[k], other);
-        }
+        key[k] = lane_keeps(key[k], other, lower);
       }
     }
   }
 }
 
-// The steps of an ascending merge from stride 2^top_bit down to 1 on the block's tile. The keys
-// arrive in registers in layout `layout` (thread-major, or lane-major at low = layout) and
-// leave thread-major. Strides of 2^(kRegisterBits + 5) and more pair keys of different warps:
-// the kRegisterBits largest run in the merge's lane-major round (round_layout), on registers,
-// after which one exchange brings the keys back to the thread-major layout for the shuffle steps
-// and the last kRegisterBits steps, again on registers.
+// The mirrored first step of a merge of 2^(top_bit + 1) keys, 32 .. 512, in the thread-major
+// layout. Tile bits kRegisterBits .. top_bit are lane bits, so key i and its mirror image
+// i ^ (size - 1) lie in two lanes of one warp: register k of a lane meets register 15 - k of the
+// lane whose top_bit + 1 - kRegisterBits low bits are flipped (mirror_mask). In the merge of 64
+// keys (top_bit 5, two lane bits) lane 1's register 2 holds key 18, and 18 ^ 63 = 45 is lane
+// 1 ^ 3 = 2's register 13. The lane whose top lane bit is clear holds the lower key of each pair.
+template <typename Word>
+__device__ void mirror_lanes(Word (&key)[kKeysPerThread], unsigned top_bit, unsigned lanes) {
+  const unsigned mirror = mirror_mask(top_bit + 1 - kRegisterBits);
+  const bool lower = (threadIdx.x & (1u << (top_bit - kRegisterBits))) == 0;
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread / 2; ++k) {
+    const unsigned j = kKeysPerThread - 1 - k;
+    // Both shuffles read before either register changes: the partner's register j is the
+    // mirror of this lane's k, and its k the mirror of this lane's j.
+    const Word mirror_of_k = __shfl_xor_sync(lane_mask(lanes), key[j], mirror);
+    const Word mirror_of_j = __shfl_xor_sync(lane_mask(lanes), key[k], mirror);
+    key[k] = lane_keeps(key[k], mirror_of_k, lower);
+    key[j] = lane_keeps(key[j], mirror_of_j, lower);
+  }
+}
+
+// An ascending merge of runs of 2^(top_bit + 1) keys on the block's tile, in the network's
+// mirrored form, from the thread-major layout back to it. Its first step pairs key i with its
+// mirror image in its run, i ^ (size - 1); the other steps, strides 2^(top_bit - 1) down to 1,
+// pair i with i ^ stride as before, and every step puts the smaller key first. Strides of
+// 2^(kRegisterBits + 5) and more pair keys of different warps: the kRegisterBits largest run in
+// the merge's lane-major round (round_layout), on registers. The round loads the upper half of
+// each thread's registers from the thread with the bits below `low` flipped (round_slot), where
+// the mirror images of its lower half are: the first step is then register k against register
+// 15 - k (mirror_registers), and the next three steps stay within each half. A merge without a
+// round takes its first step across lanes (mirror_lanes). Then, thread-major, the shuffle steps
+// and the last kRegisterBits steps, on registers.
 template <typename Word>
 __device__ void merge_in_block(Word (&key)[kKeysPerThread], Word *tile, unsigned top_bit,
-                               unsigned layout, unsigned lanes) {
+                               unsigned lanes) {
   const unsigned low = round_layout(top_bit);
   if (low != 0) {
-    if (layout != low) {
-      exchange(key, tile, layout, low);
-    }
-    compare_registers(key, kRegisterBits - 1);
+    exchange(key, tile, 0, low, true);
+    mirror_registers(key, kKeysPerThread);
+    compare_registers(key, kRegisterBits - 2);
+    exchange(key, tile, low, 0, true);
     top_bit = low - 1;
-    layout = low;
-  }
-  if (layout != 0) {
-    exchange(key, tile, layout, 0);
+  } else {
+    mirror_lanes(key, top_bit, lanes);
+    top_bit = top_bit - 1;
   }
   compare_lanes(key, top_bit, lanes);
   compare_registers(key, top_bit < kRegisterBits ? top_bit : kRegisterBits - 1);
 }
 
 // Sizes 2 .. run, where run is kKeysPerThread or, if shorter, the tile or the array: every pair
-// lies inside one thread's registers. Thread-major, register k holds key first + k. The network
-// of docs/01_network.md takes each pair's direction from the key's position in its array, a
-// number known only when the kernel runs; here every direction but one is a constant instead:
-// - The thread's keys form kKeysPerThread / run runs, and all of them must come out in one
-//   order: each is a whole array (run = segment, so the requested order), or the one run is the
-//   thread's (run = kKeysPerThread, in the order bit `run` of its position gives). One
-//   flip_keys makes that order ascending, as in block_sort's merges.
-// - Below the run any directions serve, so long as the two halves of every run of 2 * size keys
-//   come out in opposite orders: a bitonic sequence, which the next size's merge sorts. The
-//   runs of `size` keys whose register index has bit `size` clear go ascending and the others
-//   descending: bit `size` of a constant index, so each compare is one order_pair.
-//   A run of 8 keys: size 2 sorts (0,1) up, (2,3) down, (4,5) up, (6,7) down; size 4 sorts
-//   0..3 up and 4..7 down; the merge of 8 sorts all 8 up.
+// lies inside one thread's registers. Thread-major, register k holds the thread's key k. Each size
+// is one ascending merge in the mirrored form: its first step pairs each register with its mirror
+// image in its run of `size` (mirror_registers), the other steps are compare_registers'. Every
+// run of every size comes out ascending, so no compare needs a direction, and the runs of `size`
+// that the next size merges need none either: the mirrored step takes two ascending halves.
+//   A run of 8 keys: size 2 pairs (0,1) (2,3) (4,5) (6,7); size 4 pairs (0,3) (1,2) (4,7)
+//   (5,6), then (0,1) (2,3) (4,5) (6,7); size 8 pairs (0,7) (1,6) (2,5) (3,4), then strides 2
+//   and 1.
 template <typename Word>
-__device__ void sort_thread_keys(Word (&key)[kKeysPerThread], unsigned first, unsigned tile_size,
-                                 unsigned segment, bool ascending) {
-  // A power of two from 2 up (n >= 2 and segment >= 2): the keys every merge here spans at most.
-  const unsigned run = min(kKeysPerThread, min(tile_size, segment));
-  // Every run of the thread ends in the order of its first run, which starts at key `first`.
-  const bool flip = !sorts_ascending(index_in_array(first, segment), run, ascending);
-  flip_keys(key, flip);
+__device__ void sort_thread_keys(Word (&key)[kKeysPerThread], unsigned run) {
 #pragma unroll
-  for (unsigned size = 2; size < kKeysPerThread; size *= 2) {
-    if (size >= run) {
+  for (unsigned size = 2; size <= kKeysPerThread; size *= 2) {
+    if (size > run) {
       break;
     }
-#pragma unroll
-    for (unsigned stride = size / 2; stride > 0; stride /= 2) {
-#pragma unroll
-      for (unsigned pair = 0; pair < kKeysPerThread / 2; ++pair) {
-        // The pair's two registers differ only in bit `stride`, below `size`: they agree on bit
-        // `size`, which says which way their run of `size` keys goes.
-        const unsigned lower = get_lower_partner(pair, stride);
-        if ((lower & size) == 0) {
-          order_pair(key[lower], key[lower + stride]);
-        } else {
-          order_pair(key[lower + stride], key[lower]);
-        }
-      }
+    mirror_registers(key, size);
+    // The merge's other steps: strides size / 4 down to 1 (__ffs(size) - 1 = log2 size).
+    if (size >= 4) {
+      compare_registers(key, __ffs(size) - 3);
     }
   }
-  // The merge of each run, ascending: strides run / 2 down to 1 (__ffs(run) - 1 = log2 run).
-  compare_registers(key, __ffs(run) - 2);
-  flip_keys(key, flip);
 }
 
 // Sorts every tile: all steps of the sizes 2 .. tile size. Even tiles come out ascending and
@@ -549,31 +585,29 @@ __device__ void sort_thread_keys(Word (&key)[kKeysPerThread], unsigned first, un
 // its last size is n, and the whole array comes out sorted. Arrays shorter than the tile stop
 // at their own length, and every one of them comes out in the requested order. The threads
 // hold the tile's keys thread-major (register k: key first + k), before and after.
+// The mirrored network sorts every run ascending, whatever its place: a tile or array that must
+// come out descending is flipped once before its sort and once after (flip_keys), where the
+// network of chapter 1 flipped each thread's keys at every merge.
 template <typename Word>
 __device__ void sort_tile(Word (&key)[kKeysPerThread], Word *tile, unsigned first,
                           unsigned tile_size, unsigned segment, bool ascending) {
   const unsigned lanes = warp_lanes(blockDim.x);
-  sort_thread_keys(key, first, tile_size, segment, ascending);
-  // The larger sizes, each one merge. Bit `size` of every key of a thread is a bit of the
-  // thread's index here (size > kKeysPerThread): one direction per thread and merge, which
-  // flip_keys turns into ascending steps. The keys travel between threads in the merge's
-  // exchanges, flipped, and stay right: every layout puts bit size_bit - kRegisterBits of the
-  // thread's index at tile bit size_bit (a round's register bits end just below size_bit), so a
-  // key moves only between threads that agree on its direction and have flipped it alike.
-  // The loop is unrolled over every size a tile has, so that each merge's layouts are constants.
-  bool flipped = false;
+  // A power of two from 2 up (n >= 2 and segment >= 2): the longest run the tile sorts, its
+  // arrays or the tile itself. Every run the tile sorts comes out in the order of that one.
+  const unsigned run = min(tile_size, segment);
+  const bool flip = !sorts_ascending(index_in_array(first, segment), run, ascending);
+  flip_keys(key, flip);
+  sort_thread_keys(key, min(kKeysPerThread, run));
+  // The larger sizes, each one merge. The loop is unrolled over every size a tile has, so that
+  // each merge's layouts are constants.
 #pragma unroll
   for (unsigned size_bit = kRegisterBits + 1; size_bit <= kTileBits; ++size_bit) {
-    const unsigned size = 1u << size_bit;
-    if (size > tile_size || size > segment) {
+    if ((1u << size_bit) > run) {
       break;
     }
-    const bool flip = !sorts_ascending(index_in_array(first, segment), size, ascending);
-    flip_keys(key, flip != flipped);
-    flipped = flip;
-    merge_in_block(key, tile, size_bit - 1, 0, lanes);
+    merge_in_block(key, tile, size_bit - 1, lanes);
   }
-  flip_keys(key, flipped);
+  flip_keys(key, flip);
 }
 
 // Sorts every tile (sort_tile), one block a tile: loads its keys, sorts them, stores them.
@@ -942,7 +976,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
   flip_keys(key, !ascending);
   // Ascending, as the one run of an array of 16 keys that starts at key 0.
-  sort_thread_keys(key, 0, kKeysPerThread, kKeysPerThread, true);
+  sort_thread_keys(key, kKeysPerThread);
   // A block smaller than a warp (n < 512) has only blockDim.x lanes, which the shuffles' mask
   // must name alone.
   const unsigned lanes = warp_lanes(blockDim.x);
