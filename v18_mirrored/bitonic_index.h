@@ -231,10 +231,11 @@ __host__ __device__ inline unsigned round_layout(unsigned top_bit) {
 
 // The network's mirrored form (docs/20_v18_mirrored.md) opens each merge of `size` keys by
 // pairing key i with its mirror image in its run, i ^ (size - 1): every bit below size flipped.
-// In a layout whose register bits end just below size (a merge's round, or the thread-major
-// layout of a merge of 32 .. 512 keys), those bits are the register's and the thread's bits
-// below `low`: the mirror of register k of thread t is register kKeysPerThread - 1 - k of thread
-// t ^ mirror_mask(low). Merge of 1024 keys, round at low = 6: thread 5's register 3 is slot
+// Where a layout puts the register bits just below size (a merge's round, layout `low`), those
+// bits are the register's and the thread's `low` lowest bits: the mirror of register k of thread
+// t is register kKeysPerThread - 1 - k of thread t ^ mirror_mask(low). Thread-major, in a merge
+// of 32 .. 512 keys, the same holds with the thread's log2(size) - kRegisterBits lowest bits, its
+// lane bits below size. Merge of 1024 keys, round at low = 6: thread 5's register 3 is slot
 // 5 + 3 * 64 = 197, its mirror 197 ^ 1023 = 826 is register 12 of thread 5 ^ 63 = 58.
 __host__ __device__ inline unsigned mirror_mask(unsigned low) {
   return (1u << low) - 1;

@@ -10,9 +10,10 @@
 // What changes from v17_prefix_argsort, and why
 //   The network of chapter 1 sorts half its runs descending, so that two neighbouring runs make
 //   a bitonic sequence. The stages sort every run ascending instead and flip a thread's keys
-//   (~key) before and after each merge it must run descending: in block_sort, one instruction a
-//   key a merge, and the work that finds each merge's direction. For many short arrays
-//   block_sort is the whole sort, and it is bound by its instructions (lab note many_arrays).
+//   (~key) wherever a merge must run the other way from the one before: in block_sort, one
+//   instruction a key such a merge, and the work that finds each merge's direction. For many
+//   arrays of up to a tile block_sort is the whole sort, and from about a hundred keys an array
+//   it is bound by its instructions (chapter 20 measures the ALU pipe).
 //   The network has another form: each merge's first step pairs key i with its mirror image in
 //   the merge, i ^ (size - 1), where chapter 1's pairs i with i ^ (size / 2). The mirror of an
 //   ascending run is descending, so two ascending runs merge as they are, and every run of every
