@@ -4,6 +4,8 @@
 Usage: network_dump_test.py NETWORK_DUMP
 
 - `network_dump N` prints the n/2 comparators of each of the q(q+1)/2 steps, for n = 2^q.
+- `network_dump mirrored N` prints the mirrored form (chapter 20): each merge's first step pairs
+  i with i ^ (size - 1), every comparator ascending, and replayed it sorts reversed keys.
 - `network_dump swaps N` counts, per distribution, the compare-exchanges whose pair is out of
   order. For sorted, reversed and equal keys that count depends only on the keys' relative
   order, so this test replays the printed comparators on keys of the same order and must find
@@ -121,7 +123,20 @@ for top_bit, lowest in ((13, 0), (13, 5), (14, 5), (20, 5), (30, 5)):
     check(all(roles[store][bit] == ("lane", bit) for bit in range(5)),
           f"network_dump group {top_bit} {lowest}: the store's lanes hold slot bits 0 .. 4")
 
+# The mirrored form (chapter 20): the same steps, each merge's first pairing i with i ^ (size - 1),
+# every comparator ascending, and it sorts the reversed keys.
+mirrored = [line.split() for line in run("mirrored", "8").stdout.splitlines()]
+keys = list(range(8, 0, -1))
+for _, _, lower, upper, _ in mirrored:
+    lower, upper = int(lower), int(upper)
+    keys[lower], keys[upper] = min(keys[lower], keys[upper]), max(keys[lower], keys[upper])
+check(len(mirrored) == 24 and all(line[4] == "asc" for line in mirrored) and
+      mirrored[4][:4] == ["4", "2", "0", "3"] and mirrored[12][:4] == ["8", "4", "0", "7"] and
+      keys == sorted(keys),
+      "network_dump mirrored 8: 6 steps of 4, (0, 3) opens the merge of 4 and (0, 7) that of 8, "
+      "all ascending, and they sort")
 for arguments in (["12"], ["0"], ["16", "up"], ["131072"], ["swaps", "1000"], ["swaps", "2097152"],
+                  ["mirrored", "12"], ["mirrored"],
                   ["lower", "3", "8"], ["lower", "4", "0"], ["groups", "4", "0", "64"],
                   ["groups", "4", "5", "64"], ["groups", "4", "40", "64"], ["group", "12", "5"],
                   ["group", "31", "5"], ["group", "20", "3"], ["group", "20"], []):
