@@ -864,7 +864,7 @@ def in_record(builds, record, compute):
     try:
         result = compute(build)
     except MISSING_DATA:
-        if not chosen.incomplete(chosen.touched):
+        if not chosen.lacking(chosen.touched):
             raise
         result = None
     finally:
@@ -912,7 +912,10 @@ def generated_text(key, pinned, builds):
         return missing_text(build) + ("" if value else "\n")
     text, drawn = found
     builds.figures.update(drawn)
-    if value and text.startswith(tables.NOT_MEASURED) and shortfall > (0, 0):
+    # A value not measured where the record lacks what it reads (chunks left out or not made,
+    # or made before a stage the value names was added) says which.
+    if value and text.startswith(tables.NOT_MEASURED) and (
+            shortfall > (0, 0) or build.record.lacking(build.record.touched)):
         return missing_text(build)
     if build.record.name != builds.record and not pinned:
         builds.fell_back.setdefault(build.record.name, set()).add(key)

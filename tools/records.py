@@ -518,19 +518,28 @@ class Record:
 
     def shortfall(self, experiments):
         """(how many of `experiments` this record has no current runs of, how many of their
-        chunks it left out, has not made or made for other stages): the smaller, the more of
-        what a block reads it holds."""
+        chunks it left out or has not made): the smaller, the more of what a block reads it
+        holds. A chunk made for other stages does not count: it holds what it ran, and a record
+        is not passed over for another on that account (a stage added since has no markers)."""
         names = set(experiments)
         return (sum(1 for name in names if not self.rows(name)),
-                sum(len(self.dropped.get(name, [])) + len(self.missing_chunks(name)) +
-                    len(self.other_stages(name)) for name in names))
+                sum(len(self.dropped.get(name, [])) + len(self.missing_chunks(name))
+                    for name in names))
 
     def incomplete(self, experiments):
-        """Those of `experiments` that this record lacks, or some chunks of which it left out,
-        has not made, or made before a stage it runs was added (other_stages)."""
+        """Those of `experiments` that this record lacks, or some chunks of which it left out
+        or has not made."""
         return sorted(name for name in set(experiments)
                       if not self.rows(name) or name in self.dropped or
-                      self.missing_chunks(name) or self.other_stages(name))
+                      self.missing_chunks(name))
+
+    def lacking(self, experiments):
+        """incomplete, and those of `experiments` with a chunk made before a stage was added
+        (other_stages): where a value is not measured, what the record lacks for it. A chunk
+        made for other stages is whole for what it ran (tools that ask incomplete, a crossing in
+        the tour, take it so)."""
+        return sorted(set(self.incomplete(experiments)) |
+                      {name for name in set(experiments) if self.other_stages(name)})
 
     def other_stages(self, experiment):
         """The chunks of `experiment` that run every stage (tools/record.py's every_stage) and
@@ -548,7 +557,7 @@ class Record:
             if self.rows(name) and self.other_stages(name):
                 return f"{name} for these stages"
             return name
-        return ", ".join(lacked(name) for name in self.incomplete(experiments))
+        return ", ".join(lacked(name) for name in self.lacking(experiments))
 
     def stale_rows(self):
         """[(chunk, program, rows)] of the record's rows whose code has changed since."""

@@ -194,21 +194,22 @@ with tempfile.TemporaryDirectory() as scratch:
           "v5_bank_free" in (made_up.stale_note() or ""),
           "a chunk with rows of changed code is left out whole, and named in one line")
     # A chunk that runs every stage, made before a stage was added (its "stages" list is not
-    # stages.txt's): its rows are quoted, and a value of the new stage is a gap, not an error.
+    # stages.txt's): its rows are quoted and it counts as whole (incomplete), and a value of the
+    # new stage is a gap (lacking), not an error.
     with open(os.path.join(results, "made_up", records.MANIFEST), "w") as file:
         json.dump({"gpu": "made up", "chunks": {
             "tour-b": {"files": {"tour": "tour-b.csv"}, "stages": course.stage_names()[:-1]}}},
             file)
     older = records.Record("made_up", results, records.Sources(copy))
     check([row["program"] for row in older.rows("tour")] == ["v8_batched", "cub_radix"] and
-          older.incomplete(["tour"]) == ["tour"] and
+          older.incomplete(["tour"]) == [] and older.lacking(["tour"]) == ["tour"] and
           older.gap(["tour"]) == "tour for these stages" and
-          older.shortfall(["tour"]) == (0, 1),
+          older.shortfall(["tour"]) == (0, 0),
           "a chunk made for other stages is quoted, and what it lacks is named as a gap")
     with open(os.path.join(results, "made_up", records.MANIFEST), "w") as file:
         json.dump({"gpu": "made up", "chunks": {
             "tour-b": {"files": {"tour": "tour-b.csv"}, "stages": course.stage_names()}}}, file)
-    check(records.Record("made_up", results, records.Sources(copy)).incomplete(["tour"]) == [],
+    check(records.Record("made_up", results, records.Sources(copy)).lacking(["tour"]) == [],
           "a chunk made for the stages as they are is complete")
 
 # 4. In a copy for students (tools/make_student_copy.py) the answer variants are gone from

@@ -644,7 +644,7 @@ check(kept == "three times faster" and marked.startswith("[Not so on record none
 class LackingBuilds(ClaimBuilds):
     def use(self, record=None):
         found = ClaimBuilds.use(self, record)
-        found.record.incomplete = lambda touched: True
+        found.record.lacking = lambda touched: ["made up"]
         return found
 
 
