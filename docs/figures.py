@@ -336,6 +336,42 @@ def warp_slot_figure():
     return svg.render()
 
 
+def store_figure():
+    """Chapter 21: the first 64 keys (256 bytes) of a warp's 512 as two ways of storing them
+    write them. Thread-major (v18), lane l holds keys 16 l .. 16 l + 15 and its store v writes
+    registers 4 v .. 4 v + 3; through the tile (v19), register k of lane l is key l + 32 k, and
+    the warp's store of register k writes keys 32 k .. 32 k + 31. Each cell is a key, coloured by
+    the store instruction of the warp that writes it; the boxes are sectors of 32 bytes."""
+    keys, cell = 64, 13
+    left, top, row = 24, 58, 92
+    svg = Svg(left + keys * cell + 24, top + 2 * row + 20)
+    svg.text(12, 22, "Which store of a warp writes each key: the first 64 of its 512 keys "
+             "(boxes: 32-byte sectors)", 14, weight="bold")
+    svg.text(12, 40, "colour: the warp's store instruction; a sector of two colours is written by "
+             "two stores", 11, fill="#555")
+    panels = [("v18, thread-major: lane l holds keys 16 l .. 16 l + 15, store v writes its "
+               "registers 4 v .. 4 v + 3", lambda key: (key % 16) // 4, "store v = {}"),
+              ("v19, through the tile: register k of lane l is key l + 32 k, the warp's store k "
+               "writes keys 32 k .. 32 k + 31", lambda key: key // 32, "store k = {}")]
+    for panel, (title, store_of, label) in enumerate(panels):
+        y = top + panel * row
+        svg.text(left, y, title, 11)
+        for key in range(keys):
+            svg.rect(left + key * cell, y + 10, cell - 1, 22, PALETTE[1 + store_of(key)], "#fff")
+        for sector in range(keys // 8):
+            svg.rect(left + sector * 8 * cell - 1, y + 8, 8 * cell, 26, "none", "#222")
+        for lane in range(0, keys, 16 if panel == 0 else 32):
+            svg.text(left + lane * cell, y + 46, f"key {lane}" + (f" (lane {lane // 16})"
+                                                                   if panel == 0 else ""), 9,
+                     fill="#555")
+        shown = sorted({store_of(key) for key in range(keys)})
+        for place, store in enumerate(shown):
+            x = left + place * 110
+            svg.rect(x, y + 56, 12, 12, PALETTE[1 + store])
+            svg.text(x + 16, y + 66, label.format(store), 10)
+    return svg.render()
+
+
 def multistep_figure(dump):
     """The group of keys one thread of v6's multistep holds for a pass of three steps with
     lowest stride 4 (strides 16, 8, 4), on 64 keys: get_first_key and first + m * 4."""

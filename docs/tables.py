@@ -309,7 +309,7 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/22_results.md` has the full story.\n")
+            "bandwidth; `docs/23_results.md` has the full story.\n")
 
 
 # The stage the results chapter sets against the libraries at every size: v7, the last stage of
@@ -1325,13 +1325,13 @@ def which_sort_rows(tour):
                   tops.get("top 16 with positions, v16", {}).get(10),
                   "torch.topk": tops.get("torch.topk", {}).get(10)}, "v16_tops"))
     runs = gpus_runs() if recorded_rows("gpus") else {}
-    at_30 = {"`v19_multi_gpu --gpus 2`": ("v19_multi_gpu", 2), "`v19_multi_gpu --gpus 1`":
-             ("v19_multi_gpu", 1), "`cub_radix`, one GPU": ("cub_radix", 1)}
+    at_30 = {"`v20_multi_gpu --gpus 2`": ("v20_multi_gpu", 2), "`v20_multi_gpu --gpus 1`":
+             ("v20_multi_gpu", 1), "`cub_radix`, one GPU": ("cub_radix", 1)}
     rows.append(("2^30 keys, one GPU or two", {label: float(runs[key + (30,)]["sort_ms"])
                                               if key + (30,) in runs else None
                                               for label, key in at_30.items()}, "gpus"))
-    two = runs.get(("v19_multi_gpu", 2, 31))
-    rows.append(("2^31 keys on two GPUs", {"`v19_multi_gpu --gpus 2`":
+    two = runs.get(("v20_multi_gpu", 2, 31))
+    rows.append(("2^31 keys on two GPUs", {"`v20_multi_gpu --gpus 2`":
                                            float(two["sort_ms"]) if two else None}, "gpus"))
     return rows
 
@@ -1519,32 +1519,36 @@ def v17_argsorts_table():
             f"warm-up, every array of {checked_runs(rows)} checked." + skipped_note(rows) + "\n")
 
 
-def mirrored_table():
-    """Chapter 20's measurement, from segment_stages: for every array length, v8's, v17's and
-    v18's keys alone, v18's over v17's and v8's; where the argsorts ran, v17's and v18's, v18's
-    over v17's and over its own keys, and torch.sort's time over v18's."""
+def stage_pair_table(stage, before):
+    """A chapter's measurement of a stage for many arrays, from segment_stages: for every array
+    length, v8's, `before`'s and `stage`'s keys alone, stage's over before's and over v8's;
+    where the argsorts ran, before's and stage's, stage's over before's and over its own keys,
+    and torch.sort's time over stage's (chapters 20 and 21)."""
     rows = recorded_rows(SEGMENT_STAGES)
     times = segment_times(SEGMENT_STAGES)
-    if not rows or "v18_mirrored" not in times:
+    if not rows or stage not in times:
         return NOT_MEASURED + "\n"
+    new, old = stage.split("_")[0], before.split("_")[0]
 
     def over(a, b):
         return "" if a is None or b is None else ratio(a / b)
 
     body = []
-    for s in sorted(times["v18_mirrored"]):
-        v8, v17, v18 = (times.get(name, {}).get(s)
-                        for name in ("v8_batched", "v17_prefix_argsort", "v18_mirrored"))
-        v17_argsort, v18_argsort = (times.get(f"{name} --values", {}).get(s)
-                                    for name in ("v17_prefix_argsort", "v18_mirrored"))
-        torch = times.get("torch.sort", {}).get(s) if v18_argsort is not None else None
-        body.append([f"2^{s} ({1 << s})", ms(v8), ms(v17), ms(v18), over(v18, v17), over(v18, v8),
-                     ms(v17_argsort) if v17_argsort else "-",
-                     ms(v18_argsort) if v18_argsort else "-", over(v18_argsort, v17_argsort),
-                     over(v18_argsort, v18), over(torch, v18_argsort)])
-    return (table(["array length L", "v8 keys ms", "v17 keys ms", "v18 keys ms", "v18 / v17",
-                   "v18 / v8", "v17 argsort ms", "v18 argsort ms", "v18 / v17 argsort",
-                   "v18 argsort / keys", "torch.sort / v18 argsort"], body) + "\n" +
+    for s in sorted(times[stage]):
+        v8, previous, current = (times.get(name, {}).get(s)
+                                 for name in ("v8_batched", before, stage))
+        previous_argsort, argsort = (times.get(f"{name} --values", {}).get(s)
+                                     for name in (before, stage))
+        torch = times.get("torch.sort", {}).get(s) if argsort is not None else None
+        body.append([f"2^{s} ({1 << s})", ms(v8), ms(previous), ms(current),
+                     over(current, previous), over(current, v8),
+                     ms(previous_argsort) if previous_argsort else "-",
+                     ms(argsort) if argsort else "-", over(argsort, previous_argsort),
+                     over(argsort, current), over(torch, argsort)])
+    return (table(["array length L", "v8 keys ms", f"{old} keys ms", f"{new} keys ms",
+                   f"{new} / {old}", f"{new} / v8", f"{old} argsort ms", f"{new} argsort ms",
+                   f"{new} / {old} argsort", f"{new} argsort / keys",
+                   f"torch.sort / {new} argsort"], body) + "\n" +
             recorded(rows, experiment_tool(SEGMENT_STAGES)) +
             f"; data: {data_files(SEGMENT_STAGES)}. 2^27 int32 keys in all, uniform; median of 5 "
             f"timed runs after one warm-up, every array of {checked_runs(rows)} checked; the "
@@ -2410,7 +2414,7 @@ def gpus_model():
     merge's passes at one copy each, a copy being the copy baseline's time on one GPU."""
     runs = gpus_runs()
     exchange = {int(row["bytes_per_gpu"]): row for row in recorded_rows("exchange")}
-    one, two = runs.get(("v19_multi_gpu", 1, 30)), runs.get(("v19_multi_gpu", 2, 31))
+    one, two = runs.get(("v20_multi_gpu", 1, 30)), runs.get(("v20_multi_gpu", 2, 31))
     copy, swap = runs.get(("copy", 1, 30)), exchange.get(4 << 30)
     if not (one and two and copy and swap):
         return None
@@ -2424,7 +2428,7 @@ def gpus_model():
 
 
 def gpus_table():
-    """v19_multi_gpu on one and two GPUs, v7_register_tile, CUB's radix sort and the copy on
+    """v20_multi_gpu on one and two GPUs, v7_register_tile, CUB's radix sort and the copy on
     one, and the time model."""
     rows = recorded_rows("gpus")
     found = gpus_model()
@@ -2434,9 +2438,9 @@ def gpus_table():
     body = [[f"`{row['program']}`", gpus, f"2^{q}", row["passes"], ms(float(row["sort_ms"])),
              ms(float(row["total_ms"]))] for (program, gpus, q), row in runs.items()]
     measured, model, parts = found
-    one = float(runs[("v19_multi_gpu", 1, 30)]["sort_ms"])
-    two = runs[("v19_multi_gpu", 2, 31)]
-    both = float(runs[("v19_multi_gpu", 2, 30)]["sort_ms"])
+    one = float(runs[("v20_multi_gpu", 1, 30)]["sort_ms"])
+    two = runs[("v20_multi_gpu", 2, 31)]
+    both = float(runs[("v20_multi_gpu", 2, 30)]["sort_ms"])
     radix = runs.get(("cub_radix", 1, 30))
     against_radix = ""
     if radix:
@@ -2449,7 +2453,7 @@ def gpus_table():
             f" On one GPU a user would run CUB's radix sort: it sorts 2^30 keys in {ms(cub)} ms "
             f"({cub / copy:.1f} copies of the array), **{both / cub:.2f}x** {faster} than this "
             f"stage on two GPUs ({ms(both)} ms) and {one / cub:.2f}x {faster_one} "
-            f"than this stage on one, whose {runs[('v19_multi_gpu', 1, 30)]['passes']} passes take "
+            f"than this stage on one, whose {runs[('v20_multi_gpu', 1, 30)]['passes']} passes take "
             f"{one / copy:.0f} copies. Two GPUs make the network {one / both:.2f}x faster at 2^30 "
             "and let it sort twice the keys; " +
             ("they do not make it a rival of a radix sort on one GPU." if cub < both else
@@ -2522,7 +2526,7 @@ def gpus_projection():
 
 
 def ranks_runs():
-    """{log2 n: row} of the record's gpus: v19_multi_gpu as two processes under mpirun."""
+    """{log2 n: row} of the record's gpus: v20_multi_gpu as two processes under mpirun."""
     return {log2(row["n"]): row for row in recorded_rows("gpus")
             if row["variant"] == course.ranks_variant(2)}
 
@@ -2532,20 +2536,20 @@ def ranks_value(kind, q):
     the two ranks' time over the one process's 2^(q - 1) on one GPU (twice the keys on twice
     the GPUs)."""
     rank, runs = ranks_runs().get(q), gpus_runs()
-    other = (runs.get(("v19_multi_gpu", 2, q)) if kind == "ratio" else
-             runs.get(("v19_multi_gpu", 1, q - 1)))
+    other = (runs.get(("v20_multi_gpu", 2, q)) if kind == "ratio" else
+             runs.get(("v20_multi_gpu", 1, q - 1)))
     if rank is None or other is None:
         return NOT_MEASURED
     return f"{float(rank['sort_ms']) / float(other['sort_ms']):.2f}x"
 
 
 def ranks_table():
-    """v19_multi_gpu on two GPUs as one process and as two under mpirun, with CUB's radix sort
+    """v20_multi_gpu on two GPUs as one process and as two under mpirun, with CUB's radix sort
     on one GPU, at each size the record ran both forms."""
     ranks, runs = ranks_runs(), gpus_runs()
     body = []
     for q in sorted(ranks):
-        one, rank = runs.get(("v19_multi_gpu", 2, q)), ranks[q]
+        one, rank = runs.get(("v20_multi_gpu", 2, q)), ranks[q]
         radix = runs.get(("cub_radix", 1, q))
         if one is None:
             continue

@@ -110,7 +110,7 @@ VARIANTS_FILE = os.path.join(TOOLS, "variants.txt")
 DIRECTIONS, MIRRORED = "directions in the compares", "mirrored network, no flips"
 FLIP_VARIANTS = {"v8_batched": {"v8_directions": DIRECTIONS, "v8_mirrored": MIRRORED},
                  "v9_argsort": {"v9_directions": DIRECTIONS, "v9_mirrored": MIRRORED}}
-# The variants that answer an exercise of docs/23_exercises.md, by exercise: the mirrored network
+# The variants that answer an exercise of docs/24_exercises.md, by exercise: the mirrored network
 # in v8 is exercise 9, and v9's is the same answer in the argsort. tools/make_student_copy.py
 # leaves them out of the copy it makes for students.
 ANSWER_VARIANTS = {"v8_mirrored": 9, "v9_mirrored": 9}
@@ -440,8 +440,9 @@ def definitions(path):
     comment lines directly above it. A definition starts at a line in column 0 that is not a
     comment, a preprocessor line or a brace, and ends at the next line that is '}' or '};' (a
     function, a struct), or at its own line if that ends with ';' (a constant). A struct or enum
-    is named by its type name, anything else by the name before its first '(', '=', '[' or ';';
-    a second overload of a name is "name (2)"."""
+    is named by its type name, anything else by the name before its first '(', '=', '[' or ';'
+    past any __launch_bounds__(...) or __maxnreg__(...); a second overload of a name is
+    "name (2)"."""
     lines = open(path).read().splitlines()
     found = {}
     index = 0
@@ -462,7 +463,7 @@ def definitions(path):
         text = "\n".join(lines[first:end + 1])
         head = " ".join(lines[index:end + 1])
         name = re.match(r"(?:enum class|enum|struct)\s+(\w+)", head) or re.search(
-            r"(\w+)\s*(\(|=|\[|;)", re.sub(r"__launch_bounds__\([^)]*\)", "", head))
+            r"(\w+)\s*(\(|=|\[|;)", re.sub(r"__(?:launch_bounds|maxnreg)__\([^)]*\)", "", head))
         if name:
             # An overload keeps the name of the first definition with a count: "f (2)".
             key, count = name.group(1), 1
@@ -553,7 +554,7 @@ def copy_course(destination, leave_out=()):
 
 
 def add_stage(tree, stage, start, gpu_tests, idea):
-    """Adds a stage to the tree `tree` as chapter 23 says a student does: a copy of the stage
+    """Adds a stage to the tree `tree` as chapter 24 says a student does: a copy of the stage
     `start`, and an entry in stages.txt (without a chapter) that copies start's, with the test
     names `gpu_tests` as its gpu tests. Returns the new stage's folder, for the caller to edit."""
     folder = os.path.join(tree, stage)

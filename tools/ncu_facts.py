@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10 to 22.
+"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10 to 23.
 
     python3 tools/ncu_facts.py --build build --out results libraries occupancy
 
@@ -54,6 +54,10 @@
              v17_prefix_argsort and v18_mirrored, keys on arrays of 16, 128 and 1024 keys and
              argsorts (--values) at 1024, 2^27 in all, each kernel's metrics as pipes records
              them. Writes OUT/mirror_kernels.csv.
+  store      what storing a tile's keys through shared memory saves (chapter 21): v18_mirrored
+             and v19_coalesced_store, keys on arrays of 8, 128 and 1024 keys and argsorts
+             (--values) at 8 and 1024, 2^27 in all, each kernel's metrics as pipes records
+             them. Writes OUT/store_kernels.csv.
   long_items what an argsort of one long array costs against its keys alone (chapter 15):
              every launch of one sort of 2^27 keys by v13_any_bits and by its variant
              v13_keys16 (16 keys a thread), with and without --values: its kernel, duration,
@@ -331,16 +335,32 @@ def prefix(ncu, build, runner):
     return kernel_records(ncu, runner, cases, ["--metrics", ",".join(WORDS)], WORDS)
 
 
-def mirror(ncu, build, runner):
-    """v17's block_sort (chapter 1's network, flips) against v18's (the mirrored form) on keys
-    at 16, 128 and 1024 keys an array, and their argsorts at 1024 (chapter 20)."""
+def stage_cases(build, stages, keys_at, argsorts_at):
+    """The cases that set a stage against the one before it: both stages' keys on arrays of each
+    length of keys_at and their argsorts (--values) at each of argsorts_at, 2^27 keys in all,
+    labelled "keys, v18", "argsort, v17" and the like."""
     cases = []
-    for segment, options in (("16", []), ("128", []), ("1024", []), ("1024", ["--values"])):
+    for segment, options in ([(length, []) for length in keys_at] +
+                             [(length, ["--values"]) for length in argsorts_at]):
         arguments = ["--log2", "27", "--segment", segment] + options
         what = "argsort" if options else "keys"
         cases += [(stage, f"{what}, {stage.split('_')[0]}", course.program_command(build, stage),
-                   arguments) for stage in ("v17_prefix_argsort", "v18_mirrored")]
-    return pipe_records(ncu, runner, cases)
+                   arguments) for stage in stages]
+    return cases
+
+
+def mirror(ncu, build, runner):
+    """v17's block_sort (chapter 1's network, flips) against v18's (the mirrored form) on keys
+    at 16, 128 and 1024 keys an array, and their argsorts at 1024 (chapter 20)."""
+    return pipe_records(ncu, runner, stage_cases(build, ("v17_prefix_argsort", "v18_mirrored"),
+                                                 ("16", "128", "1024"), ("1024",)))
+
+
+def store(ncu, build, runner):
+    """v18's tile kernels (thread-major stores) against v19's (stores through the tile) on keys
+    at 8, 128 and 1024 keys an array, and their argsorts at 8 and 1024 (chapter 21)."""
+    return pipe_records(ncu, runner, stage_cases(build, ("v18_mirrored", "v19_coalesced_store"),
+                                                 ("8", "128", "1024"), ("8", "1024")))
 
 
 def long_items(ncu, build, runner):
@@ -437,6 +457,7 @@ FACTS = {"libraries": ("library_kernels.csv", libraries),
          "items": ("items.csv", items), "words": ("words.csv", words),
          "prefix": ("prefix_kernels.csv", prefix),
          "mirror": ("mirror_kernels.csv", mirror),
+         "store": ("store_kernels.csv", store),
          "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed),
          "short_stages": ("short_stages.csv", short_stages)}

@@ -21,16 +21,17 @@ sys.path.insert(0, os.path.join(root, "tools"))
 import course  # noqa: E402
 
 NUMBERS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
-           "fourteen fifteen sixteen seventeen eighteen nineteen twenty").split()
+           "fourteen fifteen sixteen seventeen eighteen nineteen twenty twenty-one "
+           "twenty-two twenty-three").split()
 docs = os.path.join(root, "docs")
 chapters = sorted(name for name in os.listdir(docs) if re.match(r"\d\d_.*\.md$", name))
 # "chapter 12, [text](12_v10_top_k.md)" or "[chapter 5, v3_warp](05_v3_warp.md)"; the README's
-# "[Chapter 22, results](docs/22_results.md)".
+# "[Chapter 23, results](docs/23_results.md)".
 LINK = re.compile(r"chapter (\d+)\W[^\n]*?\]\((?:docs/)?(\d\d)_[^)]*\.md\)", re.I)
 
 # The pattern itself, on a right and a wrong link.
 for sample, pair in (("Next: chapter 12, [the first K](12_v10_top_k.md).", ("12", "12")),
-                     ("[Chapter 22, results](docs/23_exercises.md)", ("22", "23"))):
+                     ("[Chapter 23, results](docs/24_exercises.md)", ("23", "24"))):
     if LINK.search(sample).groups() != pair:
         sys.exit(f"chapters_test.py: the pattern reads {sample!r} wrong")
 
@@ -75,8 +76,8 @@ problems += [f"README.md: item {item} of the reading list is {name}" for item, n
 programs = [stage.name for stage in course.stages() if stage.chapter]
 with open(os.path.join(root, "README.md")) as file:
     opening = file.read().split("\n\n")[1]
-counts = {"programs": (r"A course in (\w+) CUDA C\+\+ programs", len(programs)),
-          "stages beyond v5": (r"(\w+) stages go beyond that progression", len(programs) - 6)}
+counts = {"programs": (r"A course in ([\w-]+) CUDA C\+\+ programs", len(programs)),
+          "stages beyond v5": (r"([\w-]+) stages go beyond that progression", len(programs) - 6)}
 for what, (pattern, count) in counts.items():
     said = re.search(pattern, opening)
     word = said.group(1).lower() if said else None
@@ -90,7 +91,7 @@ if missing:
 
 # A stage's chapter reads no run of a later stage: none of its generated blocks names a later
 # stage, a variant or an experiment of one (all named vN_...), or reads the fastest of every
-# stage; a forward pointer is words, and the lab notes and chapter 22 may look ahead.
+# stage; a forward pointer is words, and the lab notes and chapter 23 may look ahead.
 BLOCK = re.compile(r"<!-- BEGIN GENERATED ([^\n>]+?) -->")
 READS_EVERY_STAGE = re.compile(r"fastest-stage")
 for stage in [stage for stage in course.stages() if stage.chapter]:

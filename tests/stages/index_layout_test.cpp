@@ -69,6 +69,26 @@ TEST_CASE("lane-major layouts: a warp's access to one register is 32 consecutive
   }
 }
 
+TEST_CASE("a tile of whole warps covers its keys once in the layout of its lanes (low = 5)") {
+  // v19's store_through_tile moves a tile of 32 or more threads to layout 5 before it stores:
+  // every tile from one warp to a block must fill its own keys, each once.
+  for (unsigned threads = kWarpSize; threads <= kBlockThreads; threads *= 2) {
+    std::vector<int> held(threads * kKeysPerThread, 0);
+    for (unsigned thread = 0; thread < threads; ++thread) {
+      for (unsigned k = 0; k < kKeysPerThread; ++k) {
+        const unsigned slot = layout_slot(thread, k, 5);
+        REQUIRE(slot < held.size());
+        ++held[slot];
+      }
+    }
+    INFO("threads " << threads);
+    CHECK(std::all_of(held.begin(), held.end(), [](int count) { return count == 1; }));
+  }
+  // The worked example of store_through_tile: thread 35 (lane 3 of warp 1), register 2, is
+  // 3 + 2 * 32 + 512 with 16 keys a thread (a warp's keys: 32 << kRegisterBits).
+  CHECK(layout_slot(35, 2, 5) == 3 + 2 * 32 + (kWarpSize << kRegisterBits));
+}
+
 TEST_CASE("block_sort, played on the host, is the network of every size up to its tile") {
   for (unsigned tile_size = 2; tile_size <= kTileSize; tile_size *= 2) {
     // Two tiles, so that the second sorts in the other direction.

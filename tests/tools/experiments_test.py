@@ -136,31 +136,37 @@ def torch_batch(runner, experiment, argument_lists):
 
 real_torch_batch, experiments.torch_batch = experiments.torch_batch, torch_batch
 
-# segment_stages: the ten stages from v8 on and two CUB calls on keys at every length, the four
-# argsorts (--values) at 8, 128, 1024, 4096 and 2^14 .. 2^20 alone, torch.sort's run where the
-# arrays hold 2^16 keys or fewer; every run 2^27 keys in arrays of the length.
+# segment_stages: the twelve stages from v8 on and two CUB calls on keys at every length, the six
+# argsorts (--values) at 8, 128, 1024, 4096 and 2^14 .. 2^20, v19's at every length of the keys,
+# torch.sort's run where the arrays hold 2^16 keys or fewer; every run 2^27 keys in arrays of the
+# length.
 runs = experiments.segment_stages(Runner())
 lengths = [int(run[2][run[2].index("--segment") + 1]) for run in runs]
 torch_lengths = [length for run, length in zip(runs, lengths) if run[1] == "torch.sort"]
 argsort_lengths = sorted({length for run, length in zip(runs, lengths) if "--values" in run[2]})
 argsorts = sorted({run[1] for run in runs if "--values" in run[2]})
+every_length = sorted({run[1] for run, length in zip(runs, lengths)
+                       if "--values" in run[2] and length in (16, 32, 64, 256, 512, 2048)})
 programs = [run[2][run[2].index("--algo") + 1] if "--algo" in run[2] else
-            os.path.basename(run[2][0]) for run in runs[:18]]
+            os.path.basename(run[2][0]) for run in runs[:20]]
 stages = ["v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
           "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top", "v17_prefix_argsort",
-          "v18_mirrored"]
-check(len(runs) == 13 * 14 + 5 * 8 + 12 and
+          "v18_mirrored", "v19_coalesced_store"]
+check(len(runs) == 14 * 14 + 6 * 8 + 6 + 12 and
       sorted(set(lengths)) == [1 << s for s in range(3, 13)] + [1 << s for s in (14, 16, 18, 20)]
       and torch_lengths == [1 << s for s in list(range(3, 13)) + [14, 16]] and
-      argsort_lengths == [1 << s for s in (3, 7, 10, 12, 14, 16, 18, 20)] and
+      argsort_lengths == [1 << s for s in list(range(3, 13)) + [14, 16, 18, 20]] and
+      every_length == ["v19_coalesced_store --values"] and
       argsorts == ["cub_packed_radix --values", "v15_tile4096 --values",
-                   "v17_prefix_argsort --values", "v18_mirrored --values", "v9_argsort --values"]
+                   "v17_prefix_argsort --values", "v18_mirrored --values",
+                   "v19_coalesced_store --values", "v9_argsort --values"]
       and programs == stages + ["cub_segmented", "cub_packed_radix", "v9_argsort", "v15_tile4096",
-                                "v17_prefix_argsort", "v18_mirrored", "cub_packed_radix"] and
+                                "v17_prefix_argsort", "v18_mirrored", "v19_coalesced_store",
+                                "cub_packed_radix"] and
       all(run[2][run[2].index("--log2") + 1] == "27" for run in runs),
-      "segment_stages: v8 .. v18 and two CUB calls on keys at every power of two from 8 to 4096 "
-      "and at 2^14 .. 2^20, five argsorts at eight of those lengths, torch.sort up to 2^16, "
-      "2^27 keys in all")
+      "segment_stages: v8 .. v19 and two CUB calls on keys at every power of two from 8 to 4096 "
+      "and at 2^14 .. 2^20, six argsorts at eight of those lengths and v19's at the others, "
+      "torch.sort up to 2^16, 2^27 keys in all")
 check(batches == [("segment_stages", 12)], f"segment_stages: torch.sort in one batch ({batches})")
 
 # segment_spread: v8 and the three stages closest to it, at 8 and 16 keys per array, in turns

@@ -1,4 +1,4 @@
-// v19_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+// v19_coalesced_store: a tile's sorted keys leave through shared memory, whole sectors a store.
 //
 // What this program does
 //   Sorts n 32-bit integers in device memory with the bitonic sorting network
@@ -8,52 +8,35 @@
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
 // What changes from v18_mirrored, and why
-//   One GPU holds at most 2^30 keys. Past that the keys must spread over several GPUs, and the
-//   network does not change: with n keys on each of P GPUs (rank g holds keys g * n .. (g + 1) *
-//   n - 1), a stride below n pairs keys of one GPU, and a stride of n * s pairs key i of GPU g
-//   with key i of GPU g ^ s, chapter 1's XOR partner one level up (bitonic_index.h,
-//   for_each_exchange). So each GPU sorts its keys with v18's kernels (bitonic_sort, one array);
-//   then for each merge size of 2, 4, ..., P GPUs and each of its rank strides, every GPU swaps
-//   its keys with its partner through NCCL (ncclSend and ncclRecv in one group, exchange_keys)
-//   and keeps, at each index, the smaller or the larger key (keep_half); after a merge size's
-//   last exchange each GPU merges its own keys (bitonic_merge, the launches of
-//   for_each_merge_launch: one merge alone, whose last pass takes no strides of the next, as
-//   those pair keys of two GPUs). The GPUs, their NCCL communicators, streams and receive buffers
-//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v18's kernels, and its argsort,
-//   top-k and floats of many arrays on one GPU, do not change; keys alone move as 32-bit words,
-//   and bitonic_merge runs them so.
-//   Where Meson found MPI the program also runs as one process per GPU, the form that reaches
-//   past one machine: started by `mpirun -np P`, each process (a rank) drives one GPU and makes
-//   its share of the keys, and the ranks join one NCCL clique with an id that rank 0 makes and
-//   MPI hands to the others (join_gpu_team here, the rest in common/ranks.cpp). The kernels and
-//   the exchanges do not change: a GpuTeam says which ranks this process's GPUs are.
+//   Since v15 a tile's sort ends thread-major: thread t holds keys 16 t .. 16 t + 15, and it
+//   wrote them as they were, four 16-byte stores. The lanes of a warp are then 64 bytes apart,
+//   so each of those stores writes half of 32 sectors of 32 bytes, and every sector reaches the
+//   L2 in two writes. v8 stored through its tile instead, and on many short arrays, where the
+//   sort is little more than one read and one write of the keys, v8 is the faster (the lab note
+//   many_arrays counts twice the L2 write sectors for v15 at 8 keys an array). Here the tile
+//   kernels (block_sort, v17's argsort block_prefix_argsort and its fallback sort_items_again)
+//   store through the tile (store_through_tile, which replaces store_thread_major): one more
+//   exchange, to the layout whose low bits are the lanes, and then a warp's store of one
+//   register writes 128 neighbouring bytes, four whole sectors, as the passes over longer arrays
+//   already do (store_group). The loads stay thread-major.
 //
 // Prediction
-//   On two GPUs, 2^31 keys take the time of one GPU's sort of 2^30, plus one exchange of 4 GiB
-//   each way at the link's bandwidth, one keep_half (two arrays read, one written: about 1.5
-//   copies of the array) and one merge of 2^30 keys (2 group_steps passes of global strides and
-//   one on neighbouring keys, about 3 copies): a few tens of ms on top of a sort of 2^30 keys,
-//   under 1.35x this program's sort of 2^30 keys on one GPU when the GPUs share NVLink. On one
-//   GPU (P = 1) nothing changes from v18.
-//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v18's sort: the same
-//   time.
+//   On arrays of 8 to 64 keys, v8's time: v18 takes 1.1x to 1.4x of it there (lab note
+//   many_arrays), and the store is what differs. From 128 keys an array, where block_sort is
+//   bound by its instructions, about the same time: the exchange adds 32 accesses to shared
+//   memory and two barriers a thread to a sort of over a thousand instructions a thread at
+//   1024 keys (a hypothesis until measured). The argsorts write keys and positions: the same
+//   at short lengths, twice the bytes saved.
+//   Speedup at 2^29 over the stage before: 0.97x .. 1.03x; one long array's time is its passes
+//   over memory, and only its tiles' store changes.
 //
-// Build and run (NCCL must be installed: README, "Prerequisites")
-//   meson setup build && meson compile -C build v19_multi_gpu
-//   build/v19_multi_gpu/v19_multi_gpu --log2 24 --gpus 1
-//   mpirun -np 2 build/v19_multi_gpu/v19_multi_gpu --log2 24    (MPI found: one rank per GPU)
-#include <nccl.h>
-
+// Build and run
+//   meson setup build && meson compile -C build v19_coalesced_store
+//   build/v19_coalesced_store/v19_coalesced_store --log2 27 --segment 8
 #include <algorithm>
-#include <cstring>
-#include <memory>
-#include <string>
-#include <vector>
 
 #include "bitonic_index.h"
 #include "cuda_check.h"
-#include "errors.h"
-#include "ranks.h"
 #include "stage.h"
 
 namespace {
@@ -406,36 +389,6 @@ __device__ void load_thread_major(Word (&key)[kKeysPerThread], const int *keys, 
   }
 }
 
-// Stores this thread's items of a tile from the thread-major layout, as load_thread_major reads:
-// the keys, and the positions if there are indices, each as 16-byte stores.
-template <typename Word>
-__device__ void store_thread_major(int *keys, int *indices, unsigned tile_start,
-                                   const Word (&key)[kKeysPerThread], unsigned tile_size,
-                                   bool ascending, bool floats) {
-  const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
-  if (tile_size >= kKeysPerThread) {
-#pragma unroll
-    for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
-      const Word *four = key + 4 * v;
-      reinterpret_cast<int4 *>(keys + first)[v] =
-          make_int4(item_key(four[0], floats), item_key(four[1], floats), item_key(four[2], floats),
-                    item_key(four[3], floats));
-      if (indices != nullptr) {
-        reinterpret_cast<int4 *>(indices + first)[v] =
-            make_int4(item_position(four[0], ascending), item_position(four[1], ascending),
-                      item_position(four[2], ascending), item_position(four[3], ascending));
-      }
-    }
-  } else {
-#pragma unroll
-    for (unsigned k = 0; k < kKeysPerThread; ++k) {
-      if (k < tile_size) {
-        store_item(keys, indices, first + k, key[k], ascending, floats);
-      }
-    }
-  }
-}
-
 // The tile position of register k of this thread in layout `layout`, as layout_slot gives it,
 // except in a merge's mirrored round: there the upper half of the registers, k >= 8, holds the
 // keys of the thread whose index bits below `layout` are flipped (mirror_mask), so that the
@@ -463,6 +416,49 @@ __device__ void exchange(Word (&key)[kKeysPerThread], Word *tile, unsigned from,
 #pragma unroll
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
     key[k] = tile[padded(round_slot(k, to, mirrored))];
+  }
+}
+
+// Stores this thread's items of a tile as store_group stores a group's: a warp's store of one
+// register writes 128 neighbouring bytes, four whole sectors of 32 bytes. The sort leaves the
+// keys thread-major, where the lanes of a warp sit 64 bytes apart: a warp's 16-byte store fills
+// half of each of 32 sectors, and the L2 takes every sector in two writes (the lab note
+// many_arrays counts them). So the keys move through the tile first (exchange), to the layout
+// whose five low bits are the lane's (layout_slot with low = 5): register k of lane l is key
+// l + 32 k of its warp's 512, so register k lies 32 k keys past register 0.
+//   Thread 35 (lane 3 of warp 1), register 2: 3 + 2 * 32 + 512 = tile position 579.
+// A block smaller than a warp (n < 512) has too few lanes for that layout: it stores
+// thread-major, key by key.
+template <typename Word>
+__device__ void store_through_tile(int *keys, int *indices, unsigned tile_start,
+                                   Word (&key)[kKeysPerThread], Word *tile, unsigned tile_size,
+                                   bool ascending, bool floats) {
+  if (blockDim.x < kWarpSize) {
+#pragma unroll
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      const unsigned slot = layout_slot(threadIdx.x, k, 0);
+      // A tile shorter than one thread's keys (n < 16) has one thread: its slots past the tile
+      // hold no key.
+      if (slot < tile_size) {
+        store_item(keys, indices, tile_start + slot, key[k], ascending, floats);
+      }
+    }
+    return;
+  }
+  exchange(key, tile, 0, 5, false);
+  // Register 0's place, and register k's 32 k keys on: one address and constant offsets from
+  // it. The keys, then the positions if there are indices: one test for all 16. (An index and
+  // a test key by key, as store_item makes them, cost ptxas more registers than the sort.)
+  const unsigned first = tile_start + layout_slot(threadIdx.x, 0, 5);
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    (keys + first)[k * kWarpSize] = item_key(key[k], floats);
+  }
+  if (indices != nullptr) {
+#pragma unroll
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      (indices + first)[k * kWarpSize] = item_position(key[k], ascending);
+    }
   }
 }
 
@@ -622,7 +618,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   Word key[kKeysPerThread];
   load_thread_major(key, keys, tile_start, tile_size, segment, ascending, floats);
   sort_tile(key, tile, first, tile_size, segment, ascending);
-  store_thread_major(keys, indices, tile_start, key, tile_size, ascending, floats);
+  store_through_tile(keys, indices, tile_start, key, tile, tile_size, ascending, floats);
 }
 
 // The longest run of a high digit that step 3 counts through: each place of a run counts the
@@ -701,7 +697,7 @@ __device__ __noinline__ void sort_items_again(int *keys, int *indices, Item *til
   Item key[kKeysPerThread];
   load_thread_major(key, keys, tile_start, tile_size, segment, ascending, floats);
   sort_tile(key, tile, first, tile_size, segment, ascending);
-  store_thread_major(keys, indices, tile_start, key, tile_size, ascending, floats);
+  store_through_tile(keys, indices, tile_start, key, tile, tile_size, ascending, floats);
 }
 
 // The argsort of every array of `segment` keys of a tile (segment <= tile_size), one block a
@@ -712,10 +708,11 @@ __device__ __noinline__ void sort_items_again(int *keys, int *indices, Item *til
 __global__ void __maxnreg__(64)
     block_prefix_argsort(int *keys, int *indices, unsigned tile_size, unsigned segment,
                          bool ascending, bool floats) {
-  // A tile of items, block_sort<Item>'s shared memory, which sort_items_again takes whole. Here
-  // it is two tiles of words: `words` for the sort's exchanges, then the sorted words by place;
-  // `orders` for the order words of the keys as they came, by place (= by position), then the
-  // order word of the key at each sorted place. Both padded, as the tile is.
+  // A tile of items, block_sort<Item>'s shared memory, which sort_items_again and the store
+  // (store_through_tile) take whole. Before them it is two tiles of words: `words` for the
+  // sort's exchanges, then the sorted words by place; `orders` for the order words of the keys
+  // as they came, by place (= by position), then the order word of the key at each sorted
+  // place. Both padded, as the tile is.
   __shared__ Item shared[padded(kTileSize)];
   unsigned *words = reinterpret_cast<unsigned *>(shared);
   unsigned *orders = words + padded(kTileSize);
@@ -818,7 +815,7 @@ __global__ void __maxnreg__(64)
     const unsigned ordered = ascending ? order[k] : ~order[k];
     item[k] = make_item(key_from_ordered(ordered, floats), key[k], ascending, floats);
   }
-  store_thread_major(keys, indices, tile_start, item, tile_size, ascending, floats);
+  store_through_tile(keys, indices, tile_start, item, shared, tile_size, ascending, floats);
 }
 
 // The argsort of arrays up to a tile: one launch of block_prefix_argsort, a block per tile of
@@ -904,16 +901,6 @@ __global__ void __launch_bounds__(kBlockThreads)
     const unsigned j = e & (top - 1);
     const Item item = tile[(r << (top_bits + rounds)) + j] ^ flip;
     store_item(keys, indices, (first_run + (r << rounds)) * stride + j, item, ascending, floats);
-  }
-}
-
-// Keeps, at every index i, the smaller (`smaller`) or the larger of this GPU's key and the
-// partner GPU's key at i: every compare of an exchange at once, each GPU writing its own side.
-// One thread per key; n <= 2^30, so n / 256 blocks fit the grid.
-__global__ void keep_half(int *keys, const int *received, unsigned n, bool smaller) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    keys[i] = smaller ? min(keys[i], received[i]) : max(keys[i], received[i]);
   }
 }
 
@@ -1125,37 +1112,6 @@ void top_segments(int *keys, int *indices, unsigned n, unsigned segment, unsigne
   });
 }
 
-// The merge of n keys that form a bitonic sequence into the requested order: the launches of
-// for_each_merge_launch (bitonic_index.h), as argsort_segments makes them for one array of n
-// keys alone.
-void bitonic_merge(int *keys, unsigned n, bool ascending) {
-  for_each_merge_launch(n, [&](const Launch &launch) {
-    switch (launch.kernel) {
-      case Kernel::block_sort:
-        // n is a tile or less: one block sorts all of it.
-        block_sort<unsigned>
-            <<<1, std::max(1u, n / kKeysPerThread)>>>(keys, nullptr, n, n, ascending, false);
-        CHECK_LAUNCH();
-        break;
-      case Kernel::group_steps:
-        launch_group_steps<unsigned>(keys, nullptr, n, launch, n, ascending, false);
-        break;
-      case Kernel::block_top:
-      case Kernel::register_top:
-        // Only a top-k has them.
-        break;
-    }
-  });
-}
-
-// NCCL's calls return an ncclResult_t: a failure becomes a FatalError naming the call, like
-// CUDA_CHECK's (exit code 3).
-void check_nccl(ncclResult_t result, const char *call) {
-  if (result != ncclSuccess) {
-    throw FatalError(kExitCudaError, std::string(call) + " failed: " + ncclGetErrorString(result));
-  }
-}
-
 }  // namespace
 
 void bitonic_argsort_segments(int *keys, int *indices, unsigned n, unsigned segment,
@@ -1182,181 +1138,4 @@ void bitonic_sort_segments(int *keys, unsigned n, unsigned segment, bool ascendi
 void bitonic_sort(int *keys, unsigned n, bool ascending) {
   // The whole input is one array.
   bitonic_sort_segments(keys, n, n, ascending);
-}
-
-// What the GPUs of a sort share (stage.h): this process's communicators of one NCCL clique, one
-// per GPU it drives, and on each of those GPUs a stream for NCCL's transfers, a buffer for the
-// partner's keys, and two events that order that stream with the kernels on the device's default
-// stream. One process drives every GPU (make_gpu_team: ranks 0 .. P - 1 on devices 0 .. P - 1),
-// or one GPU as one rank of P processes (join_gpu_team, ranks.h): its GPU g is rank first_rank +
-// g of the clique, on device devices[g].
-struct GpuTeam {
-  unsigned per_gpu = 0;
-  unsigned ranks = 0;
-  unsigned first_rank = 0;
-  std::vector<int> devices;
-  std::vector<ncclComm_t> comms;
-  std::vector<cudaStream_t> streams;
-  std::vector<int *> received;
-  std::vector<cudaEvent_t> sorted, arrived;
-  // Frees what was made, on error too (a destructor reports nothing: see cuda_buffers.h).
-  ~GpuTeam() {
-    for (unsigned g = 0; g < comms.size(); ++g) {
-      ncclCommDestroy(comms[g]);
-    }
-    for (unsigned g = 0; g < streams.size(); ++g) {
-      cudaSetDevice(devices[g]);
-      cudaStreamDestroy(streams[g]);
-      cudaFree(received[g]);
-      cudaEventDestroy(sorted[g]);
-      cudaEventDestroy(arrived[g]);
-    }
-  }
-};
-
-namespace {
-
-// What the team keeps on each of its GPUs, made on devices[g] for every g.
-void add_gpu_buffers(GpuTeam &team) {
-  for (unsigned g = 0; g < team.devices.size(); ++g) {
-    CUDA_CHECK(cudaSetDevice(team.devices[g]));
-    team.streams.push_back(nullptr);
-    team.received.push_back(nullptr);
-    team.sorted.push_back(nullptr);
-    team.arrived.push_back(nullptr);
-    CUDA_CHECK(cudaStreamCreateWithFlags(&team.streams[g], cudaStreamNonBlocking));
-    CUDA_CHECK(cudaMalloc(&team.received[g], team.per_gpu * sizeof(int)));
-    // Events that keep their time: last_exchange_ms reads how long an exchange took.
-    CUDA_CHECK(cudaEventCreate(&team.sorted[g]));
-    CUDA_CHECK(cudaEventCreate(&team.arrived[g]));
-  }
-}
-
-}  // namespace
-
-GpuTeam *make_gpu_team(unsigned gpus, unsigned per_gpu) {
-  auto team = std::make_unique<GpuTeam>();
-  team->per_gpu = per_gpu;
-  team->ranks = gpus;
-  // One communicator per device of this process, rank g on device g.
-  std::vector<ncclComm_t> comms(gpus);
-  for (unsigned g = 0; g < gpus; ++g) {
-    team->devices.push_back(static_cast<int>(g));
-  }
-  check_nccl(ncclCommInitAll(comms.data(), static_cast<int>(gpus), team->devices.data()),
-             "ncclCommInitAll");
-  team->comms = comms;
-  add_gpu_buffers(*team);
-  return team.release();
-}
-
-void new_team_id(char *id) {
-  // The id names the clique: one process makes it, every rank joins with it.
-  static_assert(sizeof(ncclUniqueId) == kTeamIdBytes, "ranks.h: kTeamIdBytes");
-  ncclUniqueId unique_id;
-  check_nccl(ncclGetUniqueId(&unique_id), "ncclGetUniqueId");
-  std::memcpy(id, &unique_id, kTeamIdBytes);
-}
-
-GpuTeam *join_gpu_team(const char *id, unsigned rank, unsigned ranks, unsigned per_gpu) {
-  auto team = std::make_unique<GpuTeam>();
-  team->per_gpu = per_gpu;
-  team->ranks = ranks;
-  team->first_rank = rank;
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  team->devices.push_back(device);
-  ncclUniqueId unique_id;
-  std::memcpy(&unique_id, id, kTeamIdBytes);
-  // Waits until every rank of the clique has called it with the same id.
-  ncclComm_t comm = nullptr;
-  check_nccl(ncclCommInitRank(&comm, static_cast<int>(ranks), unique_id, static_cast<int>(rank)),
-             "ncclCommInitRank");
-  team->comms.push_back(comm);
-  add_gpu_buffers(*team);
-  return team.release();
-}
-
-void free_gpu_team(GpuTeam *team) {
-  delete team;
-}
-
-namespace {
-
-// Every GPU of this process sends its keys to its partner (rank ^ rank_stride) and receives the
-// partner's into team.received[g]. One host thread may drive several GPUs, so the sends and
-// receives go in one NCCL group: NCCL starts them together when the group ends, where a lone
-// ncclSend would wait for a receive that the thread has not posted yet.
-void exchange_keys(const GpuTeam &team, int *const *keys, unsigned rank_stride) {
-  const unsigned gpus = static_cast<unsigned>(team.comms.size());
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(team.devices[g]));
-    // NCCL's stream waits for the kernels already launched on this device (the sort, the last
-    // merge or keep_half), which write the keys it sends.
-    CUDA_CHECK(cudaEventRecord(team.sorted[g], 0));
-    CUDA_CHECK(cudaStreamWaitEvent(team.streams[g], team.sorted[g], 0));
-  }
-  check_nccl(ncclGroupStart(), "ncclGroupStart");
-  for (unsigned g = 0; g < gpus; ++g) {
-    const int partner = static_cast<int>(partner_rank(team.first_rank + g, rank_stride));
-    check_nccl(ncclSend(keys[g], team.per_gpu, ncclInt32, partner, team.comms[g], team.streams[g]),
-               "ncclSend");
-    check_nccl(ncclRecv(team.received[g], team.per_gpu, ncclInt32, partner, team.comms[g],
-                        team.streams[g]),
-               "ncclRecv");
-  }
-  check_nccl(ncclGroupEnd(), "ncclGroupEnd");
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(team.devices[g]));
-    // The kernels launched next on this device (keep_half, which overwrites the keys just
-    // sent) wait until both transfers are done.
-    CUDA_CHECK(cudaEventRecord(team.arrived[g], team.streams[g]));
-    CUDA_CHECK(cudaStreamWaitEvent(0, team.arrived[g], 0));
-  }
-}
-
-}  // namespace
-
-float last_exchange_ms(const GpuTeam *team) {
-  // On GPU g, the time from its keys being ready (sorted[g]) to its partner's having arrived
-  // (arrived[g]). A GPU whose partner was ready later waited for it too; the GPU that was ready
-  // last waited for no one, so the shortest of these times is the transfer alone.
-  float shortest = -1;
-  for (unsigned g = 0; team->ranks > 1 && g < team->comms.size(); ++g) {
-    CUDA_CHECK(cudaSetDevice(team->devices[g]));
-    CUDA_CHECK(cudaEventSynchronize(team->arrived[g]));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, team->sorted[g], team->arrived[g]));
-    shortest = shortest < 0 ? ms : std::min(shortest, ms);
-  }
-  return shortest;
-}
-
-void bitonic_sort_gpus(GpuTeam *team, int *const *keys, bool ascending) {
-  // This process's GPUs: every GPU of the sort, or its one GPU when each rank is a process.
-  const unsigned gpus = static_cast<unsigned>(team->comms.size());
-  const unsigned n = team->per_gpu;
-  // The sizes up to n never leave a GPU: each sorts its keys, the GPU of rank r in the direction
-  // its merge of size n has in the whole network (group_ascending of one rank), all GPUs at once
-  // (the launches return at once).
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(team->devices[g]));
-    bitonic_sort(keys[g], n, group_ascending(team->first_rank + g, 1, ascending));
-  }
-  for_each_exchange(team->ranks, [&](const Exchange &exchange) {
-    exchange_keys(*team, keys, exchange.rank_stride);
-    for (unsigned g = 0; g < gpus; ++g) {
-      CUDA_CHECK(cudaSetDevice(team->devices[g]));
-      const unsigned rank = team->first_rank + g;
-      const bool up = group_ascending(rank, exchange.span, ascending);
-      keep_half<<<(n + 255) / 256, 256>>>(keys[g], team->received[g], n,
-                                          keeps_smaller_half(rank, exchange.rank_stride, up));
-      CHECK_LAUNCH();
-      // After the last exchange of a merge size (rank stride 1) the strides left, n / 2 .. 1,
-      // pair keys of one GPU, whose n keys now form a bitonic sequence: a merge sorts them.
-      if (exchange.rank_stride == 1) {
-        bitonic_merge(keys[g], n, up);
-      }
-    }
-  });
 }
