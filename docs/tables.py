@@ -18,6 +18,9 @@ import records
 from judging import (against_all, against_previous, faster_from, faster_up_to,
                      prediction_verdict, spread_percent, stages_beat_cpu_from)
 
+# The stage that sorts one array across GPUs, whose runs the gpus experiment records.
+GPUS_STAGE = course.gpus_stage()
+
 DOCS = os.path.dirname(os.path.abspath(__file__))
 HEADLINE_SIZES = [20, 24, 27, 29]
 NOT_MEASURED = "not measured"
@@ -1325,13 +1328,13 @@ def which_sort_rows(tour):
                   tops.get("top 16 with positions, v16", {}).get(10),
                   "torch.topk": tops.get("torch.topk", {}).get(10)}, "v16_tops"))
     runs = gpus_runs() if recorded_rows("gpus") else {}
-    at_30 = {"`v20_multi_gpu --gpus 2`": ("v20_multi_gpu", 2), "`v20_multi_gpu --gpus 1`":
-             ("v20_multi_gpu", 1), "`cub_radix`, one GPU": ("cub_radix", 1)}
+    at_30 = {f"`{GPUS_STAGE} --gpus 2`": (GPUS_STAGE, 2), f"`{GPUS_STAGE} --gpus 1`":
+             (GPUS_STAGE, 1), "`cub_radix`, one GPU": ("cub_radix", 1)}
     rows.append(("2^30 keys, one GPU or two", {label: float(runs[key + (30,)]["sort_ms"])
                                               if key + (30,) in runs else None
                                               for label, key in at_30.items()}, "gpus"))
-    two = runs.get(("v20_multi_gpu", 2, 31))
-    rows.append(("2^31 keys on two GPUs", {"`v20_multi_gpu --gpus 2`":
+    two = runs.get((GPUS_STAGE, 2, 31))
+    rows.append(("2^31 keys on two GPUs", {f"`{GPUS_STAGE} --gpus 2`":
                                            float(two["sort_ms"]) if two else None}, "gpus"))
     return rows
 
@@ -2414,7 +2417,7 @@ def gpus_model():
     merge's passes at one copy each, a copy being the copy baseline's time on one GPU."""
     runs = gpus_runs()
     exchange = {int(row["bytes_per_gpu"]): row for row in recorded_rows("exchange")}
-    one, two = runs.get(("v20_multi_gpu", 1, 30)), runs.get(("v20_multi_gpu", 2, 31))
+    one, two = runs.get((GPUS_STAGE, 1, 30)), runs.get((GPUS_STAGE, 2, 31))
     copy, swap = runs.get(("copy", 1, 30)), exchange.get(4 << 30)
     if not (one and two and copy and swap):
         return None
@@ -2428,7 +2431,7 @@ def gpus_model():
 
 
 def gpus_table():
-    """v20_multi_gpu on one and two GPUs, v7_register_tile, CUB's radix sort and the copy on
+    """The stage across GPUs on one and two GPUs, v7_register_tile, CUB's radix sort and the copy on
     one, and the time model."""
     rows = recorded_rows("gpus")
     found = gpus_model()
@@ -2438,9 +2441,9 @@ def gpus_table():
     body = [[f"`{row['program']}`", gpus, f"2^{q}", row["passes"], ms(float(row["sort_ms"])),
              ms(float(row["total_ms"]))] for (program, gpus, q), row in runs.items()]
     measured, model, parts = found
-    one = float(runs[("v20_multi_gpu", 1, 30)]["sort_ms"])
-    two = runs[("v20_multi_gpu", 2, 31)]
-    both = float(runs[("v20_multi_gpu", 2, 30)]["sort_ms"])
+    one = float(runs[(GPUS_STAGE, 1, 30)]["sort_ms"])
+    two = runs[(GPUS_STAGE, 2, 31)]
+    both = float(runs[(GPUS_STAGE, 2, 30)]["sort_ms"])
     radix = runs.get(("cub_radix", 1, 30))
     against_radix = ""
     if radix:
@@ -2453,7 +2456,7 @@ def gpus_table():
             f" On one GPU a user would run CUB's radix sort: it sorts 2^30 keys in {ms(cub)} ms "
             f"({cub / copy:.1f} copies of the array), **{both / cub:.2f}x** {faster} than this "
             f"stage on two GPUs ({ms(both)} ms) and {one / cub:.2f}x {faster_one} "
-            f"than this stage on one, whose {runs[('v20_multi_gpu', 1, 30)]['passes']} passes take "
+            f"than this stage on one, whose {runs[(GPUS_STAGE, 1, 30)]['passes']} passes take "
             f"{one / copy:.0f} copies. Two GPUs make the network {one / both:.2f}x faster at 2^30 "
             "and let it sort twice the keys; " +
             ("they do not make it a rival of a radix sort on one GPU." if cub < both else
@@ -2526,7 +2529,7 @@ def gpus_projection():
 
 
 def ranks_runs():
-    """{log2 n: row} of the record's gpus: v20_multi_gpu as two processes under mpirun."""
+    """{log2 n: row} of the record's gpus: the stage across GPUs as two processes under mpirun."""
     return {log2(row["n"]): row for row in recorded_rows("gpus")
             if row["variant"] == course.ranks_variant(2)}
 
@@ -2536,20 +2539,20 @@ def ranks_value(kind, q):
     the two ranks' time over the one process's 2^(q - 1) on one GPU (twice the keys on twice
     the GPUs)."""
     rank, runs = ranks_runs().get(q), gpus_runs()
-    other = (runs.get(("v20_multi_gpu", 2, q)) if kind == "ratio" else
-             runs.get(("v20_multi_gpu", 1, q - 1)))
+    other = (runs.get((GPUS_STAGE, 2, q)) if kind == "ratio" else
+             runs.get((GPUS_STAGE, 1, q - 1)))
     if rank is None or other is None:
         return NOT_MEASURED
     return f"{float(rank['sort_ms']) / float(other['sort_ms']):.2f}x"
 
 
 def ranks_table():
-    """v20_multi_gpu on two GPUs as one process and as two under mpirun, with CUB's radix sort
+    """The stage across GPUs on two GPUs as one process and as two under mpirun, with CUB's radix sort
     on one GPU, at each size the record ran both forms."""
     ranks, runs = ranks_runs(), gpus_runs()
     body = []
     for q in sorted(ranks):
-        one, rank = runs.get(("v20_multi_gpu", 2, q)), ranks[q]
+        one, rank = runs.get((GPUS_STAGE, 2, q)), ranks[q]
         radix = runs.get(("cub_radix", 1, q))
         if one is None:
             continue

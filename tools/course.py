@@ -221,6 +221,13 @@ def sorts_across_gpus(name, root=ROOT):
     return os.path.exists(path) and "\nvoid bitonic_sort_gpus(" in "\n" + open(path).read()
 
 
+def gpus_stage(root=ROOT):
+    """The stage that sorts one array across GPUs (sorts_across_gpus), or None: the gpus
+    experiment and its tables find it so, not by its number, which moves when a stage comes in
+    before it."""
+    return next((name for name in stage_names() if sorts_across_gpus(name, root)), None)
+
+
 def program_command(build, name):
     """The command that runs a stage, a baseline, a lab sort or a variant (tools/variants.txt,
     built first by variant_program) of the build folder `build`."""

@@ -696,18 +696,19 @@ def with_link(records):
 
 
 def gpus(runner):
-    """v20_multi_gpu across one and two GPUs, with v7_register_tile, CUB's radix sort (what a
+    """The stage across GPUs (course.gpus_stage) on one and two GPUs, with v7_register_tile, CUB's
+    radix sort (what a
     user would run on one GPU: 2^30 keys fit it) and the copy alone; where the build made it,
     the same sort as two processes under mpirun, one a GPU (common/ranks.cpp), beside the
     one-process form at each size."""
-    stage = course.program_command(runner.build, "v20_multi_gpu")
+    stage = course.program_command(runner.build, course.gpus_stage())
     cub = course.program_command(runner.build, "cub_radix")
     runs = [("copy", course.program_command(runner.build, "copy") + ["--log2", "30"]),
             ("v7_register_tile", stage_program(runner.build, "v7_register_tile") +
              ["--log2", "30"]),
             ("cub_radix", cub + ["--log2", "29"]), ("cub_radix", cub + ["--log2", "30"]),
             ("1 GPU", stage + ["--gpus", "1", "--log2", "30"])]
-    ranks = course.runs_as_ranks(runner.build, "v20_multi_gpu") and shutil.which("mpirun")
+    ranks = course.runs_as_ranks(runner.build, course.gpus_stage()) and shutil.which("mpirun")
     if ranks:
         # mpirun starts as root only when told it may (the GPU machines run as root).
         os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
