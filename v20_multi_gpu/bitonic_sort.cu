@@ -439,10 +439,11 @@ __device__ void exchange(Word (&key)[kKeysPerThread], Word *tile, unsigned from,
 // Stores this thread's items of a tile as store_group stores a group's: a warp's store of one
 // register writes 128 neighbouring bytes, four whole sectors of 32 bytes. The sort leaves the
 // keys thread-major, where the lanes of a warp sit 64 bytes apart: a warp's 16-byte store fills
-// half of each of 32 sectors, and the L2 takes every sector in two writes (the lab note
-// many_arrays counts them). So the keys move through the tile first (exchange), to the layout
-// whose five low bits are the lane's (layout_slot with low = 5): register k of lane l is key
-// l + 32 k of its warp's 512, so register k lies 32 k keys past register 0.
+// half of each of 32 sectors, and two stores write each sector (the lab note many_arrays
+// counts about twice the sectors reaching the L2 at 8 keys an array). So the keys move through
+// the tile first (exchange), to the layout whose five low bits are the lane's (layout_slot with
+// low = 5): register k of lane l is key l + 32 k of its warp's 512, so register k lies 32 k
+// keys past register 0.
 //   Thread 35 (lane 3 of warp 1), register 2: 3 + 2 * 32 + 512 = tile position 579.
 // A block smaller than a warp (n < 512) has too few lanes for that layout: it stores
 // thread-major, key by key.
