@@ -353,6 +353,11 @@ def generated_blocks(tour, profile, network_dump):
             baseline="2^14-key groups, 512 threads of 32 keys",
             baseline_label="the stage as built"),
         "v13-groups-profile": lambda: tables.groups_profile_table(profile),
+        "v19-groups": lambda: tables.experiment_table(
+            "v19_groups", sizes=[16, 18, 20, 22, 24, 27, 29],
+            baseline="2^14-key groups, 512 threads of 32 keys",
+            baseline_label="v19 as built"),
+        "v19-groups-profile": tables.v19_groups_profile_table,
         "v13-passes": lambda: tables.experiment_table(
             "v13_passes", sizes=[20, 24, 27, 29],
             baseline="as built (bits 0 .. 4 kept, 9 global steps a pass)",
@@ -466,6 +471,14 @@ def experiment_ratio(args):
     experiment, variant, baseline, q = args[0], args[1], args[2], int(args[3])
     return tables.ratio(tables.experiment_time(experiment, variant, q) /
                         tables.experiment_time(experiment, baseline, q))
+
+
+def group_copies(profile, args):
+    """PROGRAM:KIND:min|max of tables.group_pass_copies, or "not measured"."""
+    copies = tables.group_pass_copies(profile, args[0], args[1])
+    if not copies:
+        return tables.NOT_MEASURED
+    return f"{(min if args[2] == 'min' else max)(copies):.2f}"
 
 
 def recorded_text(value):
@@ -624,6 +637,12 @@ INLINE_VALUES = {
     "experiment": lambda args, tour, profile: tables.ms(
         tables.experiment_time(args[0], args[1], int(args[2]))) + " ms",
     "experiment-ratio": lambda args, tour, profile: experiment_ratio(args),
+    # PROGRAM:KIND:min|max: its cheapest or dearest pass of that kind at 2^27, in copies
+    # (tables.group_pass_copies: after, global, ends), from the groups note's own profile.
+    "group-copies": lambda args, tour, profile: group_copies(tables.GROUPS_PROFILE, args),
+    # EXPERIMENT:VARIANT:Q: the passes VARIANT made at 2^Q there.
+    "experiment-passes": lambda args, tour, profile: recorded_text(
+        tables.experiment_passes(args[0], args[1], int(args[2]))),
     # NAME:V:S: variant V of the mapping experiment NAME (v8_mapping, v8_pipes, v9_mapping,
     # v9_compare) over its first, the stage as built, for arrays of 2^S keys.
     "mapping-ratio": lambda args, tour, profile: tables.ratio(

@@ -579,17 +579,22 @@ def lower_partner_examples(network_dump):
 
 class Profile:
     """The record's kernel_times (every launch of one sort) and kernel_metrics (the first launch
-    and the last merge, with their metrics), from tools/profile_kernels.py."""
+    and the last merge, with their metrics), from tools/profile_kernels.py; with another `kind`,
+    a lab chunk's own KIND_times and KIND_metrics (tools/record.py's profile_27), which the
+    chapters' profile leaves out."""
+
+    def __init__(self, kind="kernel"):
+        self.kind = kind
 
     # Read through the record on each use, so that a block that reads them is known to
     # (records.Record.touched).
     @property
     def times(self):
-        return recorded_rows("kernel_times")
+        return recorded_rows(f"{self.kind}_times")
 
     @property
     def metrics(self):
-        return recorded_rows("kernel_metrics")
+        return recorded_rows(f"{self.kind}_metrics")
 
     def launches(self, stage, q):
         return [row for row in self.times if row["stage"] == stage and log2(row["n"]) == q]
@@ -617,8 +622,8 @@ class Profile:
     def source(self):
         return (recorded(self.metrics or self.times, "tools/profile_kernels.py") +
                 " with Nsight Compute (`--clock-control none --cache-control none`), the second "
-                "of two sorts; data: " + data_files("kernel_times") + ", " +
-                data_files("kernel_metrics") + ". A copy is the time the copy baseline "
+                "of two sorts; data: " + data_files(f"{self.kind}_times") + ", " +
+                data_files(f"{self.kind}_metrics") + ". A copy is the time the copy baseline "
                 "takes to read and write the same keys, measured in the same run.")
 
 
@@ -788,6 +793,14 @@ def experiment_time(name, variant, q, segment=None):
         if row["variant"] == variant and log2(row["n"]) == q and (
                 segment is None or int(row["segment"]) == segment):
             return float(row["sort_ms"])
+    return None
+
+
+def experiment_passes(name, variant, q):
+    """The passes (launches) VARIANT made at 2^q in experiment NAME, or None."""
+    for row in recorded_rows(name):
+        if row["variant"] == variant and log2(row["n"]) == q and row["passes"]:
+            return int(row["passes"])
     return None
 
 
@@ -1315,14 +1328,17 @@ def which_sort_rows(tour):
                           rivals.items()})
             rows.append((f"many arrays of {length_name(length)} keys, {what}", found,
                          SEGMENT_STAGES))
-    # The top-k of the newest stage that has one (chapter 18), in one run with the stage before
-    # it, its own full sort (which keeps the first 16 of every array too) and torch.topk.
+    # The top 16 of each stage that keeps it in one launch (chapter 18 on), in one run with
+    # the fastest stage's full sort (which keeps the first 16 of every array too).
+    found = {f"`{name} --top 16`": times.get(f"{name} --top 16", {}).get(10)
+             for name in experiments.STAGE_TOP_PROGRAMS}
+    sort, sort_ms = fastest_rival(times, 10, STAGE_KEYS)
+    if sort:
+        found[f"`{sort}`, the full sort"] = sort_ms
+    rows.append(("the 16 smallest of each array of 1024 keys, keys alone", found,
+                 SEGMENT_STAGES))
+    # With positions: chapter 18's run, beside torch.topk.
     tops = segment_times("v16_tops")
-    rows.append(("the 16 smallest of each array of 1024 keys, keys alone",
-                 {"`v16_register_top --top 16`": tops.get("top 16, v16", {}).get(10),
-                  "`v15_tile4096 --top 16`": tops.get("top 16, v15", {}).get(10),
-                  "`v16_register_top`, the full sort": tops.get("the full sort, v16", {}).get(10)},
-                 "v16_tops"))
     rows.append(("the 16 smallest of each array of 1024 keys, with positions",
                  {"`v16_register_top --top 16 --values`":
                   tops.get("top 16 with positions, v16", {}).get(10),
@@ -1358,7 +1374,8 @@ def which_sort_table(tour):
             f"The fastest of the programs record {RECORD.name} ({RECORD.gpu()}) timed for each "
             "workload, stages and libraries alike (int32 keys, uniform; each program's median "
             "time), from the experiment named: the tour for one array, segment_stages for many "
-            "(2^27 keys in all), v16_tops for the top-k (2^27 keys in all), and gpus for one GPU "
+            "(2^27 keys in all) and the top-k of keys alone, v16_tops for the top-k with "
+            "positions (2^27 keys in all), and gpus for one GPU "
             "against two (2^30 keys) and for two "
             "alone (2^31). Data: " +
             (", ".join(data_files(name) for name in used) or "none recorded") + ". " +
@@ -1670,6 +1687,59 @@ def groups_profile_table(profile, q=27):
         ["group", "global pass, copies", "merge below a group, copies",
          "last merge: achieved occupancy", "last merge: largest stalls (cycles per instruction)"],
         cells, keep=lambda program: program.startswith("v13_"))
+
+
+def merged_group(launches):
+    """The group of a sort from v14 on: its pass after block_sort (launch 1) runs every merge up
+    to the group, log2(size) steps each, so the group is the last merge its steps reach."""
+    size, steps = int(launches[1]["size"]), int(launches[1]["steps"])
+    while steps > 0:
+        steps -= log2(size)
+        size *= 2
+    return size // 2
+
+
+GROUP_PASS_KINDS = ("after", "global", "ends")
+
+
+def group_pass_copies(profile, program, kind, q=27):
+    """The copies of the array that each of PROGRAM's passes of one kind takes at 2^q: "after"
+    the pass after block_sort, "global" the passes of global strides (a group's or more),
+    "ends" the passes that end a merge above the group; [] where it was not profiled."""
+    launches = profile.launches(program, q)
+    if len(launches) < 2:
+        return []
+    group, copy_ns = merged_group(launches), 1e6 * profile.copy_ms(program, q)
+    steps = [launch for launch in launches if launch["kernel"] == "group_steps"]
+    chosen = {"after": steps[:1],
+              "global": [s for s in steps if int(s["stride"]) >= group],
+              "ends": [s for s in steps if int(s["size"]) > group and int(s["stride"]) < group]}
+    return [float(launch["duration_ns"]) / copy_ns for launch in chosen[kind]]
+
+
+# The profile of v19 and its variant v19_group15 (lab note groups), a chunk of its own.
+GROUPS_PROFILE = Profile("groups_kernel")
+
+
+def v19_groups_profile_table(profile=GROUPS_PROFILE, q=27):
+    """Per program of the v19_groups experiment at n = 2^q: the copies of the array that the pass
+    after block_sort, the passes of global strides and the passes that end a merge above the
+    group take (group_pass_copies), with the achieved occupancy and largest stalls of the
+    sort's last launch."""
+    def cells(program, launches, copy_ns, group, steps):
+        last = [metric for metric in profile.metric_rows(program, q, "group_steps")
+                if int(metric["launch"]) == len(launches) - 1][0]
+        return [range_text(group_pass_copies(profile, program, kind, q), "{:.2f}")
+                for kind in GROUP_PASS_KINDS] + [
+                    f"{float(last['achieved_occupancy_pct']):.0f}%", stall_text(last)]
+
+    # CUB's merge sort, run beside them for reference, has no passes of its own to profile.
+    return experiment_profile_table(
+        profile, "v19_groups", q,
+        ["group", "the merges after block_sort, copies", "global pass, copies",
+         "a merge's last pass, copies", "last launch: achieved occupancy",
+         "last launch: largest stalls (cycles per instruction)"],
+        cells, keep=lambda program: program.startswith("v19_"))
 
 
 def range_text(values, form):

@@ -42,6 +42,9 @@ does not make.
   v13_groups     v13_any_bits as built, 2^14-key groups of 512 threads, against 2^13-key groups
                  and two forms of 2^15-key groups (1024 threads of 32 keys, 512 of 64; 128 KB of
                  shared memory a block), with v12_key_words, at 2^16 .. 2^29 keys (lab note groups)
+  v19_groups     v19_coalesced_store as built, 2^14-key groups, against its variant with 2^15-key
+                 groups (1024 threads of 32 keys, 128 KB of shared memory a block, one block a
+                 multiprocessor), with CUB's merge sort, at 2^16 .. 2^29 keys (lab note groups)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
                  their passes storing from layout 5 or from their last one; block_sort on v8's
@@ -87,8 +90,9 @@ does not make.
                  keys per array and at 2^14, 2^16, 2^18 and 2^20; and the argsorts
                  (--values) of v9_argsort, v15_tile4096, v17_prefix_argsort, v18_mirrored,
                  v19_coalesced_store and cub_packed_radix at 8, 128, 1024, 4096 and the four
-                 longer lengths, v19_coalesced_store's at every length of the keys; 2^27 keys
-                 in all (chapter 23)
+                 longer lengths, v19_coalesced_store's at every length of the keys; the top
+                 16 (--top 16) of v16_register_top .. v19_coalesced_store at 128 .. 4096 keys
+                 per array; 2^27 keys in all (chapter 23)
   segment_spread v8_batched, v12_key_words, v13_any_bits and v14_span at 8 and 16 keys per
                  array, each in five separate runs taken in turns, 2^27 keys in all (lab note
                  many_arrays)
@@ -445,6 +449,15 @@ def v13_groups(runner):
     }, sizes=GROUP_SIZES)
 
 
+def v19_groups(runner):
+    return sweep(runner, "v19_groups", {
+        "2^14-key groups, 512 threads of 32 keys": stage_program(runner.build,
+                                                                  "v19_coalesced_store"),
+        "2^15-key groups, 1024 threads of 32 keys": runner.variant("v19_group15"),
+        "CUB's merge sort": course.program_command(runner.build, "cub_merge"),
+    }, sizes=GROUP_SIZES)
+
+
 def v13_passes(runner):
     return sweep(runner, "v13_passes", {
         "as built (bits 0 .. 4 kept, 9 global steps a pass)":
@@ -557,6 +570,12 @@ STAGE_ARGSORT_PROGRAMS = ("v9_argsort", "v15_tile4096", "v17_prefix_argsort", "v
 # The argsorts that run at every length of the keys as well: the newest stage's, so that its
 # argsort can be set against its keys at each (chapter 21).
 STAGE_ARGSORT_EVERY_LENGTH = ("v19_coalesced_store",)
+# The stages whose top-k keeps up to 16 keys in one launch (v16 on), with --top 16 on arrays of
+# STAGE_TOP_SEGMENTS keys: whether each beats its own full sort there (chapter 18's question, for
+# the stage the course names for many arrays too).
+STAGE_TOP_PROGRAMS = ("v16_register_top", "v17_prefix_argsort", "v18_mirrored",
+                      "v19_coalesced_store")
+STAGE_TOP_SEGMENTS = range(7, 13)
 STAGE_KEY_RIVALS = ("cub_segmented", "cub_packed_radix")
 STAGE_ARGSORT_RIVALS = ("cub_packed_radix",)
 
@@ -564,7 +583,8 @@ STAGE_ARGSORT_RIVALS = ("cub_packed_radix",)
 def segment_stages(runner):
     """Every stage from v8 on, keys alone, and the argsorts of v9, v15, v17, v18 and v19, against
     the rivals of the segments and argsorts experiments: keys at 2^STAGE_KEY_SEGMENTS keys per
-    array, argsorts at 2^STAGE_SEGMENTS (STAGE_ARGSORT_EVERY_LENGTH's at the keys' lengths)."""
+    array, argsorts at 2^STAGE_SEGMENTS (STAGE_ARGSORT_EVERY_LENGTH's at the keys' lengths), and
+    the top 16 of STAGE_TOP_PROGRAMS at 2^STAGE_TOP_SEGMENTS."""
     keys = {name: [] for name in STAGE_KEY_PROGRAMS + STAGE_KEY_RIVALS}
     argsorts = {f"{name} --values": ["--values"]
                 for name in STAGE_ARGSORT_PROGRAMS + STAGE_ARGSORT_RIVALS}
@@ -573,6 +593,8 @@ def segment_stages(runner):
         arguments = ["--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]
         programs = dict(keys, **argsorts) if log2_segment in STAGE_SEGMENTS else dict(
             keys, **{f"{name} --values": ["--values"] for name in STAGE_ARGSORT_EVERY_LENGTH})
+        if log2_segment in STAGE_TOP_SEGMENTS:
+            programs.update({f"{name} --top 16": ["--top", "16"] for name in STAGE_TOP_PROGRAMS})
         for variant, options in programs.items():
             command = course.program_command(runner.build, variant.split()[0])
             records.append(runner.record("segment_stages", variant,
@@ -821,7 +843,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v8_pipes": v8_pipes, "v9_mapping": v9_mapping, "v9_compare": v9_compare,
                "v8_directions": v8_directions, "v9_directions": v9_directions,
                "v8_mirrored": v8_mirrored, "v9_mirrored": v9_mirrored,
-               "v13_groups": v13_groups,
+               "v13_groups": v13_groups, "v19_groups": v19_groups,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "v16_tops": v16_tops, "v17_argsorts": v17_argsorts,

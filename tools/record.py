@@ -116,10 +116,12 @@ def distributions():
                  "every stage on every distribution at 2^24", 150, every_stage=True)
 
 
-def profile_27(name, programs, covers, seconds, optional=False):
+def profile_27(name, programs, covers, seconds, optional=False, kind="kernel"):
+    """A chunk of profile_kernels.py at 2^27: its files are the chapters' kernel_times and
+    kernel_metrics, or a lab note's own KIND_times and KIND_metrics (docs/tables.py's Profile)."""
     return Chunk(name, [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
                              "--sizes", "27", *programs)],
-                 {"kernel_times": "kernel_times.csv", "kernel_metrics": "kernel_metrics.csv"},
+                 {f"{kind}_times": "kernel_times.csv", f"{kind}_metrics": "kernel_metrics.csv"},
                  covers, seconds, needs="ncu", optional=optional)
 
 
@@ -139,7 +141,7 @@ PROFILE_NOTES_VARIANTS = ("v13_group13,v13_group15,v13_group15_keys64,v13_fused,
 REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words,v13_fused,"
                      "v13_group15,v13_keys16,v13_span,v14_padded,v14_span,v14_tail6,v15_padded,"
                      "v15_tile4096,v16_register_top,v17_prefix_argsort,v17_vote_first,"
-                     "v18_mirrored,v19_coalesced_store")
+                     "v18_mirrored,v19_coalesced_store,v19_group15")
 # At 2^20: the stages whose profile the chapters read at that size, and the variant of the lab
 # note on groups.
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
@@ -228,6 +230,8 @@ CHUNKS = [
     experiment("v9_mirrored", "v9's flips against the mirrored network (lab note flips)", 80,
                optional=True),
     experiment("v13_groups", "v13's group sizes (lab note groups)", 170),
+    experiment("v19_groups", "v19's group of 2^14 keys against 2^15, with CUB's merge sort (lab "
+               "note groups)", 120),
     experiment("v13_passes", "v13's variants with fewer passes (lab note passes)", 260),
     experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
     experiment("v14_span", "v14 and its variants against CUB (chapter 16)", 200),
@@ -260,6 +264,9 @@ CHUNKS = [
     profile_27("profile-27-notes", ["--stages", PROFILE_NOTES_VARIANTS, *PROFILE_NOTES_OPTIONS],
                "the variants of the lab notes on groups, passes and v14's levers at 2^27 under "
                "Nsight Compute (lab notes groups, passes and span_levers)", 230, optional=True),
+    profile_27("profile-27-groups", ["--stages", "v19_coalesced_store,v19_group15"],
+               "v19 and its variant with 2^15-key groups at 2^27 under Nsight Compute (lab note "
+               "groups)", 60, optional=True, kind="groups_kernel"),
     Chunk("profile-16", [tool("profile_kernels.py", "--build", "{build}", "--out", "{out}",
                               "--sizes", "16", "--stages", "v14_span,v15_tile4096",
                               "--timeline-only")],
@@ -372,13 +379,16 @@ class Recorder:
         self.gpus = gpu_count()
 
     def status(self, chunk):
-        """'current', 'not recorded', 'made by another command', 'its tool measures otherwise
-        now', 'made for other stages' or 'stale: PROGRAMS'."""
+        """'current', 'not recorded', 'made by another command', 'made for other files' (the
+        chunk's outputs are named otherwise now), 'its tool measures otherwise now', 'made for
+        other stages' or 'stale: PROGRAMS'."""
         entry = self.record.manifest["chunks"].get(chunk.name)
         if entry is None:
             return "not recorded"
         if entry.get("commands") != chunk.command_lines():
             return "made by another command"
+        if set(entry.get("files", {})) != set(chunk.outputs):
+            return "made for other files"
         if redefined(entry, chunk):
             return "its tool measures otherwise now"
         if chunk.every_stage and entry.get("stages") != course.stage_names():

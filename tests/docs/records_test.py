@@ -446,6 +446,25 @@ def check_failed_chunk():
 check_failed_chunk()
 
 
+# 8b. A chunk whose outputs are named otherwise now (a lab note's profile given files of its own)
+# is not current, though its commands are the same: the record's files would be read under the
+# old names.
+def check_renamed_outputs():
+    import record  # noqa: E402
+
+    chunk = next(chunk for chunk in record.CHUNKS if chunk.name == "profile-27-groups")
+    old = {"kernel_times": "profile-27-groups.kernel_times.csv",
+           "kernel_metrics": "profile-27-groups.kernel_metrics.csv"}
+    manifest = {"chunks": {chunk.name: {"commands": chunk.command_lines(), "files": old}}}
+    recorder = type("Recorder", (), {"record": type("Record", (), {"manifest": manifest})()})()
+    status = record.Recorder.status(recorder, chunk)
+    check(status == "made for other files" and set(chunk.outputs) != set(old),
+          f"a chunk whose outputs were renamed is recorded again: {status!r}")
+
+
+check_renamed_outputs()
+
+
 # 9. Ctrl-C during a chunk stops the chunk's program too (it runs in a session of its own, which
 # the terminal's SIGINT does not reach).
 def check_interrupt():

@@ -370,6 +370,21 @@ check(span_copies(["3"], None, SpanProfile()) == "1.10" and
       span_copies(["3", "v14_span", "16"], None, SpanProfile()) == "0.28",
       "the span-copies value: at 2^27 by default, of the stage or variant it names, at the size "
       "it names")
+# The group of a sort from v14 on is where its pass after block_sort stops: 12 + 13 + 14 = 39
+# steps from the merge of 4096 keys reach the merge of 2^14; 13 + 14 + 15 = 42 steps from 8192
+# reach 2^15. Its passes by kind: the pass after block_sort, those of strides of a group or more,
+# and those that end a merge above the group.
+check(tables.merged_group(SpanProfile().launches("v14_span", 27)) == 1 << 14 and
+      tables.merged_group([{}, {"size": "8192", "steps": "42"}]) == 1 << 15 and
+      tables.merged_group([{}, {"size": "8192", "steps": "27"}]) == 1 << 14,
+      "the group is the last merge that the pass after block_sort reaches")
+check([tables.group_pass_copies(SpanProfile(), "v14_span", kind)
+       for kind in tables.GROUP_PASS_KINDS] == [[1.8], [1.0, 1.3], [1.1, 1.2, 1.0]] and
+      tables.group_pass_copies(SpanProfile(), "v14_tile4096", "global") == [0.5, 0.65] and
+      generate.group_copies(SpanProfile(), ["v14_span", "ends", "max"]) == "1.20" and
+      generate.group_copies(SpanProfile(), ["v14_span", "global", "min"]) == "1.00",
+      "the passes by kind in copies: after block_sort, global strides, the ends of merges above "
+      "the group; the group-copies value takes their least or most")
 
 
 # The pass counts, from the stages' own launches_per_sort (network_dump passes), and v14's floor
@@ -762,7 +777,8 @@ tables.recorded_rows = saved_rows
 # What only the lab notes read (chunks of record.py --all) the README and the chapters may not.
 check(generate.notes_only_experiments() == {"v9_directions", "v9_mirrored", "pipes", "directions",
                                              "words", "short_stages", "v8_pipes", "v9_compare",
-                                             "clusters", "v15_tops", "segment_spread"},
+                                             "clusters", "v15_tops", "segment_spread",
+                                             "groups_kernel_times", "groups_kernel_metrics"},
       "the experiments only optional chunks write: those the lab notes alone read")
 
 

@@ -10,8 +10,10 @@ Usage: experiments_test.py SOURCE_ROOT
 - argsort_sweep runs each program with --values and without, at 2^20, 2^24 and 2^27, building
   only the variants of tools/variants.txt;
 - v15_tile runs v14, v15, the variant v15_padded and CUB's merge and radix sorts at 2^16 .. 2^29;
-- segment_stages runs v8 .. v16 and two CUB calls on keys, three argsorts (--values),
-  and torch.sort up to 2^16 keys per array only, on arrays of 8 .. 2^20 keys, 2^27 in all;
+- v19_groups runs v19, the variant v19_group15 and CUB's merge sort at 2^16 .. 2^29;
+- segment_stages runs v8 .. v19 and two CUB calls on keys, six argsorts (--values), the top 16
+  of v16 .. v19, and torch.sort up to 2^16 keys per array only, on arrays of 8 .. 2^20 keys,
+  2^27 in all;
 - segment_spread runs v8, v12, v13 and v14 in turns at 8 and 16 keys per array;
 - segments gives DeviceSegmentedRadixSort arrays from 32 keys on, the others from 2; segments,
   segment_stages and tops hand their torch runs to torch_batch at once;
@@ -123,6 +125,20 @@ check(runner.built == ["v15_padded"] and "v15_padded" in course.variants() and l
       [run[2][run[2].index("--log2") + 1] for run in runs[::5]] == ["16", "20", "24", "27", "29"],
       "v15_tile: v14, v15, its padded variant and CUB's two sorts at 2^16 .. 2^29")
 
+# v19_groups: v19, its variant with 2^15-key groups (built) and CUB's merge sort, at each of the
+# group note's seven sizes.
+runner = Runner()
+runs = experiments.v19_groups(runner)
+check(runner.built == ["v19_group15"] and len(runs) == 21 and
+      [run[2][0] for run in runs[:3]] == [os.path.join("build", "v19_coalesced_store",
+                                                       "v19_coalesced_store"),
+                                          "built/v19_group15",
+                                          os.path.join("build", "tools", "baselines")] and
+      runs[2][2][runs[2][2].index("--algo") + 1] == "cub_merge" and
+      [run[2][run[2].index("--log2") + 1] for run in runs[::3]] ==
+      ["16", "18", "20", "22", "24", "27", "29"],
+      "v19_groups: v19, its 2^15-key groups and CUB's merge sort at 2^16 .. 2^29")
+
 # The experiments that run torch.sort on many lengths hand them to torch_batch, one process for
 # them all; here a stand-in that notes each batch and gives a record a length.
 batches = []
@@ -138,8 +154,8 @@ real_torch_batch, experiments.torch_batch = experiments.torch_batch, torch_batch
 
 # segment_stages: the twelve stages from v8 on and two CUB calls on keys at every length, the six
 # argsorts (--values) at 8, 128, 1024, 4096 and 2^14 .. 2^20, v19's at every length of the keys,
-# torch.sort's run where the arrays hold 2^16 keys or fewer; every run 2^27 keys in arrays of the
-# length.
+# the top 16 of v16 .. v19 at 128 .. 4096, torch.sort's run where the arrays hold 2^16 keys or
+# fewer; every run 2^27 keys in arrays of the length.
 runs = experiments.segment_stages(Runner())
 lengths = [int(run[2][run[2].index("--segment") + 1]) for run in runs]
 torch_lengths = [length for run, length in zip(runs, lengths) if run[1] == "torch.sort"]
@@ -147,12 +163,17 @@ argsort_lengths = sorted({length for run, length in zip(runs, lengths) if "--val
 argsorts = sorted({run[1] for run in runs if "--values" in run[2]})
 every_length = sorted({run[1] for run, length in zip(runs, lengths)
                        if "--values" in run[2] and length in (16, 32, 64, 256, 512, 2048)})
+tops = sorted({(run[1], length) for run, length in zip(runs, lengths) if "--top" in run[2]})
 programs = [run[2][run[2].index("--algo") + 1] if "--algo" in run[2] else
             os.path.basename(run[2][0]) for run in runs[:20]]
 stages = ["v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
           "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top", "v17_prefix_argsort",
           "v18_mirrored", "v19_coalesced_store"]
-check(len(runs) == 14 * 14 + 6 * 8 + 6 + 12 and
+check(len(runs) == 14 * 14 + 6 * 8 + 6 + 4 * 6 + 12 and
+      tops == sorted((f"{stage} --top 16", 1 << s) for s in range(7, 13) for stage in
+                     ("v16_register_top", "v17_prefix_argsort", "v18_mirrored",
+                      "v19_coalesced_store")) and
+      all(run[2][run[2].index("--top") + 1] == "16" for run in runs if "--top" in run[2]) and
       sorted(set(lengths)) == [1 << s for s in range(3, 13)] + [1 << s for s in (14, 16, 18, 20)]
       and torch_lengths == [1 << s for s in list(range(3, 13)) + [14, 16]] and
       argsort_lengths == [1 << s for s in list(range(3, 13)) + [14, 16, 18, 20]] and
@@ -166,7 +187,7 @@ check(len(runs) == 14 * 14 + 6 * 8 + 6 + 12 and
       all(run[2][run[2].index("--log2") + 1] == "27" for run in runs),
       "segment_stages: v8 .. v19 and two CUB calls on keys at every power of two from 8 to 4096 "
       "and at 2^14 .. 2^20, six argsorts at eight of those lengths and v19's at the others, "
-      "torch.sort up to 2^16, 2^27 keys in all")
+      "the top 16 of v16 .. v19 at 128 .. 4096, torch.sort up to 2^16, 2^27 keys in all")
 check(batches == [("segment_stages", 12)], f"segment_stages: torch.sort in one batch ({batches})")
 
 # segment_spread: v8 and the three stages closest to it, at 8 and 16 keys per array, in turns
