@@ -1645,8 +1645,9 @@ def experiment_profile_table(profile, experiment, q, header, cells,
                              keep=lambda program: True):
     """Per program of an experiment's CSV at n = 2^q (those `keep` accepts): its variant, its
     launches and sort time in the experiment, then cells(program, launches, copy_ns, group,
-    steps) from its profile, where the group is twice the stride of the sort's last launch (the
-    merge below a group of its largest size) and steps are its group_steps launches. `header`
+    steps) from its profile, where the group is twice the stride of the sort's last launch (v13's
+    merge below a group of its largest size; from v14 on, merged_group finds it) and steps are
+    its group_steps launches. `header`
     is the first column's name, then the names of the columns after the first three."""
     rows = recorded_rows(experiment)
     if not rows:
@@ -1736,8 +1737,8 @@ def v19_groups_profile_table(profile=GROUPS_PROFILE, q=27):
     # CUB's merge sort, run beside them for reference, has no passes of its own to profile.
     return experiment_profile_table(
         profile, "v19_groups", q,
-        ["group", "the merges after block_sort, copies", "global pass, copies",
-         "a merge's last pass, copies", "last launch: achieved occupancy",
+        ["group", "the pass after block_sort, copies", "a pass of global strides, copies",
+         "a pass that ends a merge, copies", "last launch: achieved occupancy",
          "last launch: largest stalls (cycles per instruction)"],
         cells, keep=lambda program: program.startswith("v19_"))
 
