@@ -1727,7 +1727,10 @@ def v19_groups_profile_table(profile=GROUPS_PROFILE, q=27):
     after block_sort, the passes of global strides and the passes that end a merge above the
     group take (group_pass_copies), with the achieved occupancy and largest stalls of the
     sort's last launch."""
-    def cells(program, launches, copy_ns, group, steps):
+    # experiment_profile_table's group (twice the last stride) is v13's rule, not v19's, and its
+    # copy time and steps are what group_pass_copies finds again: only the program and its
+    # launches are used here.
+    def cells(program, launches, _copy_ns, _group, _steps):
         last = [metric for metric in profile.metric_rows(program, q, "group_steps")
                 if int(metric["launch"]) == len(launches) - 1][0]
         return [range_text(group_pass_copies(profile, program, kind, q), "{:.2f}")
