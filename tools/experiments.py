@@ -84,15 +84,15 @@ does not make.
                  (cub_packed_radix) and, up to 2^16 keys per array, torch.sort on rows
                  (tools/torch_rows.py; skipped with one line where PyTorch cannot be imported),
                  for arrays of 2 .. 2^27 keys, 2^27 keys in all (chapter 10)
-  segment_stages every stage from v8 on (v8_batched .. v19_coalesced_store) on many arrays,
+  segment_stages every stage from v8 on (v8_batched .. v20_register_fixup) on many arrays,
                  keys alone, against v8's fastest rivals (cub_segmented, cub_packed_radix,
                  torch.sort up to 2^16 keys per array), at every power of two from 8 to 4096
                  keys per array and at 2^14, 2^16, 2^18 and 2^20; and the argsorts
                  (--values) of v9_argsort, v15_tile4096, v17_prefix_argsort, v18_mirrored,
-                 v19_coalesced_store and cub_packed_radix at 8, 128, 1024, 4096 and the four
-                 longer lengths, v19_coalesced_store's at every length of the keys; the top
-                 16 (--top 16) of v16_register_top .. v19_coalesced_store at 128 .. 4096 keys
-                 per array; 2^27 keys in all (chapter 23)
+                 v19_coalesced_store, v20_register_fixup and cub_packed_radix at 8, 128,
+                 1024, 4096 and the four longer lengths, v19's and v20's at every length of
+                 the keys; the top 16 (--top 16) of v16_register_top .. v20_register_fixup at
+                 128 .. 4096 keys per array; 2^27 keys in all (chapters 22 and 24)
   segment_spread v8_batched, v12_key_words, v13_any_bits and v14_span at 8 and 16 keys per
                  array, each in five separate runs taken in turns, 2^27 keys in all (lab note
                  many_arrays)
@@ -111,17 +111,17 @@ does not make.
   floats         v11_float_keys's sort, argsort and top-k of floats (--type float) against the same
                  of ints, v10_top_k's of ints, and torch.sort and torch.topk on float32 rows,
                  for arrays of 128, 1024 and 4096 keys, 2^27 keys in all (chapter 13)
-  gpus           v20_multi_gpu on one GPU (2^30 keys) and on two (2^29, 2^30 and 2^31),
+  gpus           v21_multi_gpu on one GPU (2^30 keys) and on two (2^29, 2^30 and 2^31),
                  v7_register_tile, CUB's radix sort (2^29, 2^30) and the copy baseline on one
                  (2^30): the sort across GPUs against what a user would run on one GPU, its last
                  exchange as the program times it, and the parts of the time model; where the
                  build made it, the same sort as two processes under mpirun beside each two-GPU
-                 run; needs two GPUs (chapter 22)
+                 run; needs two GPUs (chapter 23)
   exchange       tools/nccl_exchange on GPUs 0 and 1: the grouped ncclSend and ncclRecv of
-                 v20_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 22)
+                 v21_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 23)
   spread         every stage in five separate runs (--spread-runs) at 2^15, 2^17 and 2^20:
-                 how far apart two measurements of one program fall (chapter 23)
-  distributions  every stage on every distribution at 2^24 (lab note inputs, chapter 23)
+                 how far apart two measurements of one program fall (chapter 24)
+  distributions  every stage on every distribution at 2^24 (lab note inputs, chapter 24)
                  spread and distributions take --stages: only those stages, to measure again
                  the stages whose code changed; with --replace-in RECORDED.csv the output is
                  that record with those rows replaced (same variant, program and size)
@@ -132,9 +132,9 @@ does not make.
                  blocks of a thread block cluster of 2 .. 16, against a pass with none and a
                  copy (tools/cluster_steps.cu), at 2^24, 2^27 and 2^29 (lab note clusters)
   copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
-                 the array costs at each size, the floor's unit (chapter 23)
+                 the array costs at each size, the floor's unit (chapter 24)
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
-                 each, taking turns: which is faster beyond the spread of the runs (chapter 23)
+                 each, taking turns: which is faster beyond the spread of the runs (chapter 24)
 
 A variant of a stage is one of tools/variants.txt: the stage's own code but for the lines of its
 bitonic_index.h or bitonic_sort.cu that the entry edits (constants, the tile's padding, a launch
@@ -557,31 +557,32 @@ def segments(runner):
 # v13 .. v16 make fewer passes than v8.
 STAGE_SEGMENTS = [3, 7, 10, 12, 14, 16, 18, 20]
 # The stages' keys alone and their rivals run at every power of two from 8 to 4096 as well: the
-# lengths where the course names one stage for many arrays (chapter 23).
+# lengths where the course names one stage for many arrays (chapter 24).
 STAGE_KEY_SEGMENTS = sorted(set(STAGE_SEGMENTS) | set(range(3, 13)))
-# Every stage that sorts many arrays, keys alone (v20 sorts one array across GPUs).
+# Every stage that sorts many arrays, keys alone (v21 sorts one array across GPUs).
 STAGE_KEY_PROGRAMS = ("v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
                       "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top",
-                      "v17_prefix_argsort", "v18_mirrored", "v19_coalesced_store")
+                      "v17_prefix_argsort", "v18_mirrored", "v19_coalesced_store",
+                      "v20_register_fixup")
 # The stages whose argsorts (--values) run there, and the library rivals of the keys and of the
 # argsorts (torch.sort joins both).
 STAGE_ARGSORT_PROGRAMS = ("v9_argsort", "v15_tile4096", "v17_prefix_argsort", "v18_mirrored",
-                          "v19_coalesced_store")
-# The argsorts that run at every length of the keys as well: the newest stage's, so that its
-# argsort can be set against its keys at each (chapter 21).
-STAGE_ARGSORT_EVERY_LENGTH = ("v19_coalesced_store",)
+                          "v19_coalesced_store", "v20_register_fixup")
+# The argsorts that run at every length of the keys as well: the two newest stages', so that
+# each argsort can be set against its keys at each (chapters 21 and 22).
+STAGE_ARGSORT_EVERY_LENGTH = ("v19_coalesced_store", "v20_register_fixup")
 # The stages whose top-k keeps up to 16 keys in one launch (v16 on), with --top 16 on arrays of
 # STAGE_TOP_SEGMENTS keys: whether each beats its own full sort there (chapter 18's question, for
 # the stage the course names for many arrays too).
 STAGE_TOP_PROGRAMS = ("v16_register_top", "v17_prefix_argsort", "v18_mirrored",
-                      "v19_coalesced_store")
+                      "v19_coalesced_store", "v20_register_fixup")
 STAGE_TOP_SEGMENTS = range(7, 13)
 STAGE_KEY_RIVALS = ("cub_segmented", "cub_packed_radix")
 STAGE_ARGSORT_RIVALS = ("cub_packed_radix",)
 
 
 def segment_stages(runner):
-    """Every stage from v8 on, keys alone, and the argsorts of v9, v15, v17, v18 and v19, against
+    """Every stage from v8 on, keys alone, and the argsorts of v9, v15, v17 .. v20, against
     the rivals of the segments and argsorts experiments: keys at 2^STAGE_KEY_SEGMENTS keys per
     array, argsorts at 2^STAGE_SEGMENTS (STAGE_ARGSORT_EVERY_LENGTH's at the keys' lengths), and
     the top 16 of STAGE_TOP_PROGRAMS at 2^STAGE_TOP_SEGMENTS."""

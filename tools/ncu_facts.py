@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10 to 23.
+"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10 to 24.
 
     python3 tools/ncu_facts.py --build build --out results libraries occupancy
 
@@ -58,6 +58,11 @@
              and v19_coalesced_store, keys on arrays of 8, 128 and 1024 keys and argsorts
              (--values) at 8 and 1024, 2^27 in all, each kernel's metrics as pipes records
              them. Writes OUT/store_kernels.csv.
+  fixup      what settling an argsort's runs of two in registers saves (chapter 22):
+             v19_coalesced_store's and v20_register_fixup's argsorts (--values) on arrays of 64,
+             256 and 4096 keys, 2^27 in all, with the metrics of words, the threads that
+             execute an average instruction and the waits of the WarpStateStats section.
+             Writes OUT/fixup_kernels.csv.
   long_items what an argsort of one long array costs against its keys alone (chapter 15):
              every launch of one sort of 2^27 keys by v13_any_bits and by its variant
              v13_keys16 (16 keys a thread), with and without --values: its kernel, duration,
@@ -140,6 +145,14 @@ WORDS = {
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum": "shared_bank_conflicts",
     "lts__t_sectors_srcunit_tex_op_read.sum": "l2_read_sectors",
     "smsp__issue_active.avg.pct_of_peak_sustained_active": "issue_active_pct",
+}
+
+# What an argsort's fix-up costs (chapter 22): words' metrics, how many threads of a warp execute
+# an average instruction (fewer where a warp's threads part ways), and the waits.
+FIXUP = {
+    **WORDS,
+    "smsp__thread_inst_executed_per_inst_executed.ratio": "threads_per_instruction",
+    **STALLS,
 }
 
 # Where an argsort of one long array spends its time (chapter 15): per launch.
@@ -363,6 +376,15 @@ def store(ncu, build, runner):
                                                  ("8", "128", "1024"), ("8", "1024")))
 
 
+def fixup(ncu, build, runner):
+    """v19's argsort (every block's fix-up through shared memory) against v20's (runs of two
+    in registers) on arrays of 64, 256 and 4096 keys (chapter 22)."""
+    cases = stage_cases(build, ("v19_coalesced_store", "v20_register_fixup"), (),
+                        ("64", "256", "4096"))
+    return kernel_records(ncu, runner, cases,
+                          ["--section", "WarpStateStats", "--metrics", ",".join(FIXUP)], FIXUP)
+
+
 def long_items(ncu, build, runner):
     records = []
     # v13_keys16 (16 keys a thread) is there for its items alone: chapter 15 sets them against
@@ -458,6 +480,7 @@ FACTS = {"libraries": ("library_kernels.csv", libraries),
          "prefix": ("prefix_kernels.csv", prefix),
          "mirror": ("mirror_kernels.csv", mirror),
          "store": ("store_kernels.csv", store),
+         "fixup": ("fixup_kernels.csv", fixup),
          "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed),
          "short_stages": ("short_stages.csv", short_stages)}

@@ -5,7 +5,8 @@
 // stable, so equal keys keep the order of their positions. Array lengths 2 to 2^12 and longer,
 // a whole input that is not a power of two (its padding keys equal the largest real keys),
 // distributions with many ties and the extremes of int32, keys that agree in all but the bits a
-// position takes (v17_prefix_argsort's runs), both orders; and exactly the launches
+// position takes (v17_prefix_argsort's runs; runs of two alone, which v20_register_fixup settles
+// in registers), both orders; and exactly the launches
 // launches_per_segment_sort says.
 #include <doctest/doctest.h>
 
@@ -69,7 +70,8 @@ void check_argsort(std::uint64_t n, unsigned segment, Distribution distribution,
 // drawn anew, its low bits drawn for each key (a quarter of them copying the key before: equal
 // keys), then each array shuffled. Such keys share the high digit of v17_prefix_argsort's
 // words, so its fix-up must order them, or, in a run longer than it counts through, its
-// fallback. The ints' top bit is flipped, as ordered_bits flips it back.
+// fallback; runs of at most two, v20_register_fixup orders in registers, unless one lies across
+// two warps. The ints' top bit is flipped, as ordered_bits flips it back.
 std::vector<int> run_keys(std::uint64_t n, unsigned segment, unsigned longest) {
   std::mt19937 random(n + segment * 7 + longest);
   std::vector<int> keys(n);
@@ -103,9 +105,9 @@ TEST_CASE("every array length from 2 to 2^12, with many ties and with the extrem
   }
 }
 
-TEST_CASE("keys that agree in all but a position's bits, in runs of up to 4 and up to 8") {
+TEST_CASE("keys that agree in all but a position's bits, in runs of up to 2, 4 and 8") {
   for (unsigned segment = 2; segment <= (1u << 12); segment *= 2) {
-    for (const unsigned longest : {4u, 8u}) {
+    for (const unsigned longest : {2u, 4u, 8u}) {
       for (const bool ascending : {true, false}) {
         check_argsort_of(run_keys(std::uint64_t{1} << 16, segment, longest), segment,
                          "runs of up to " + std::to_string(longest), ascending);

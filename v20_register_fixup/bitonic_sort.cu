@@ -1,4 +1,5 @@
-// v20_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+// v20_register_fixup: the argsort settles its runs of two in registers, shared memory only for
+// longer runs.
 //
 // What this program does
 //   Sorts n 32-bit integers in device memory with the bitonic sorting network
@@ -8,52 +9,37 @@
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
 // What changes from v19_coalesced_store, and why
-//   One GPU holds at most 2^30 keys. Past that the keys must spread over several GPUs, and the
-//   network does not change: with n keys on each of P GPUs (rank g holds keys g * n .. (g + 1) *
-//   n - 1), a stride below n pairs keys of one GPU, and a stride of n * s pairs key i of GPU g
-//   with key i of GPU g ^ s, chapter 1's XOR partner one level up (bitonic_index.h,
-//   for_each_exchange). So each GPU sorts its keys with v19's kernels (bitonic_sort, one array);
-//   then for each merge size of 2, 4, ..., P GPUs and each of its rank strides, every GPU swaps
-//   its keys with its partner through NCCL (ncclSend and ncclRecv in one group, exchange_keys)
-//   and keeps, at each index, the smaller or the larger key (keep_half); after a merge size's
-//   last exchange each GPU merges its own keys (bitonic_merge, the launches of
-//   for_each_merge_launch: one merge alone, whose last pass takes no strides of the next, as
-//   those pair keys of two GPUs). The GPUs, their NCCL communicators, streams and receive buffers
-//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v19's kernels, and its argsort,
-//   top-k and floats of many arrays on one GPU, do not change; keys alone move as 32-bit words,
-//   and bitonic_merge runs them so.
-//   Where Meson found MPI the program also runs as one process per GPU, the form that reaches
-//   past one machine: started by `mpirun -np P`, each process (a rank) drives one GPU and makes
-//   its share of the keys, and the ranks join one NCCL clique with an id that rank 0 makes and
-//   MPI hands to the others (join_gpu_team here, the rest in common/ranks.cpp). The kernels and
-//   the exchanges do not change: a GpuTeam says which ranks this process's GPUs are.
+//   v17's argsort of arrays up to a tile (block_prefix_argsort) sorts 32-bit words, a key's high
+//   digit above its position, and then fixes up the runs of places whose words share a digit: their
+//   keys may be in the wrong order. Every block paid for that fix-up through shared memory whether
+//   it had a run or not: each thread stored its 16 sorted words and 16 order words there, behind
+//   two barriers, before any place looked at its neighbours. Yet on uniform keys a run is rare and
+//   short: an array of L = 2^b keys has a digit of 32 - b bits, so about 2^(3b - 33) pairs of
+//   neighbours share one: eight in an array of 4096 keys, one in 30,000 arrays of 64; and a run of
+//   three places comes about once in a hundred arrays of 4096. Here each place compares its word
+//   with its neighbours' in registers first: the thread's own, a shuffle from the neighbouring
+//   lanes, and a warp's first and last word through shared memory for the lanes at a warp's edge. A
+//   run of two, in one thread or in two lanes of a warp, then settles in registers: the two trade
+//   places when the later key goes first (settle_pair), and of two equal keys the earlier position
+//   stays first, as before. A vote sends a block with a run of three places or more, or a run
+//   across two warps, through v19's fix-up (settle_runs_in_shared, not inlined); the fallback to
+//   64-bit items stays as it was. The sort of keys alone does not change.
 //
 // Prediction
-//   On two GPUs, 2^31 keys take the time of one GPU's sort of 2^30, plus one exchange of 4 GiB
-//   each way at the link's bandwidth, one keep_half (two arrays read, one written: about 1.5
-//   copies of the array) and one merge of 2^30 keys (2 group_steps passes of global strides and
-//   one on neighbouring keys, about 3 copies): a few tens of ms on top of a sort of 2^30 keys,
-//   under 1.35x this program's sort of 2^30 keys on one GPU when the GPUs share NVLink. On one
-//   GPU (P = 1) nothing changes from v19.
-//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v19's sort: the same
-//   time.
+//   The argsort at 8 to 256 keys an array: 0.8x to 0.9x v19's time, the fix-up's 32 stores to
+//   shared memory and two barriers a thread gone, with the words and order words kept in
+//   registers. At 4096 keys, where nearly every block has a run and each place of a run counted
+//   through shared memory, 0.6x to 0.8x. On few-unique keys, whose long runs send most tiles to
+//   the 64-bit fallback, v19's time.
+//   Speedup at 2^29 over the stage before: 1.0x; one long array's sort of keys is v19's.
 //
-// Build and run (NCCL must be installed: README, "Prerequisites")
-//   meson setup build && meson compile -C build v20_multi_gpu
-//   build/v20_multi_gpu/v20_multi_gpu --log2 24 --gpus 1
-//   mpirun -np 2 build/v20_multi_gpu/v20_multi_gpu --log2 24    (MPI found: one rank per GPU)
-#include <nccl.h>
-
+// Build and run
+//   meson setup build && meson compile -C build v20_register_fixup
+//   build/v20_register_fixup/v20_register_fixup --log2 27 --segment 1024 --values
 #include <algorithm>
-#include <cstring>
-#include <memory>
-#include <string>
-#include <vector>
 
 #include "bitonic_index.h"
 #include "cuda_check.h"
-#include "errors.h"
-#include "ranks.h"
 #include "stage.h"
 
 namespace {
@@ -718,6 +704,72 @@ __device__ __noinline__ void sort_items_again(int *keys, int *indices, Item *til
   store_through_tile(keys, indices, tile_start, key, tile, tile_size, ascending, floats);
 }
 
+// Step 3 through shared memory (v19's fix-up), for a block with a run of three places or more,
+// or one across two warps: each place of a run pulls the key that goes there (source_in_run).
+// `words` and `orders` hold the sorted words and order words by place; bit k of `joined` says
+// whether place mine + k shares its digit with a neighbour. Returns true, the same in every
+// thread, when a run is longer than kLongestRun: the tile must sort again. Otherwise each place
+// then holds, in `words`, the position of the key that goes there, and in `orders`, its order
+// word. Not inlined, like sort_items_again: a rare path, whose counting, inlined, made ptxas
+// spill the kernel's registers under its cap of 64 (nvcc 13.0, sm_90).
+__device__ __noinline__ bool settle_runs_in_shared(unsigned *words, unsigned *orders,
+                                                   unsigned joined, unsigned mine,
+                                                   unsigned segment) {
+  const unsigned position_mask = segment - 1;
+  // The place whose key goes to each of the thread's places: its own in a run of one.
+  unsigned source[kKeysPerThread];
+  bool long_run = false;
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    const unsigned place = mine + k;
+    source[k] = place;
+    if (joined & (1u << k)) {
+      const unsigned array_first = place & ~position_mask;
+      const unsigned found =
+          source_in_run(words, orders, place, array_first, array_first + segment, position_mask);
+      long_run = long_run || found == kLongRun;
+      source[k] = found == kLongRun ? place : found;
+    }
+  }
+  // A vote, and a barrier: did any thread find a long run? Then the tile sorts again, its items
+  // in the shared memory of `words` and `orders`, free to take: the barrier comes after every
+  // read of them.
+  if (__syncthreads_or(long_run)) {
+    return true;
+  }
+  unsigned position[kKeysPerThread];
+  unsigned order[kKeysPerThread];
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    position[k] = words[padded(source[k])] & position_mask;
+    order[k] = orders[padded(source[k])];
+  }
+  // Barrier: every place's source must be read before any place takes its own result.
+  __syncthreads();
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    words[padded(mine + k)] = position[k];
+    orders[padded(mine + k)] = order[k];
+  }
+  return false;
+}
+
+// Step 3 for a run of two places, a before b, in registers. The sort put a run's words in the
+// order of their positions, so a holds the earlier one. The two trade places, words and order
+// words, only when b's key goes first: of two equal keys the earlier position stays first, and
+// the argsort stays stable.
+__device__ void settle_pair(unsigned &word_a, unsigned &order_a, unsigned &word_b,
+                            unsigned &order_b) {
+  if (order_a > order_b) {
+    const unsigned word = word_a;
+    const unsigned order = order_a;
+    word_a = word_b;
+    order_a = order_b;
+    word_b = word;
+    order_b = order;
+  }
+}
+
 // The argsort of every array of `segment` keys of a tile (segment <= tile_size), one block a
 // tile as block_sort: steps 1 to 3 of this file's header (docs/19_v17_prefix_argsort.md works
 // them through for arrays of 4 keys). At most 64 registers a thread leave room for 4 blocks per
@@ -734,6 +786,9 @@ __global__ void __maxnreg__(64)
   __shared__ Item shared[padded(kTileSize)];
   unsigned *words = reinterpret_cast<unsigned *>(shared);
   unsigned *orders = words + padded(kTileSize);
+  // The first and the last sorted word of each warp (step 2).
+  __shared__ unsigned warp_first[kBlockThreads / kWarpSize];
+  __shared__ unsigned warp_last[kBlockThreads / kWarpSize];
   const unsigned tile_start = blockIdx.x * tile_size;
   // Thread-major: register k holds the key at place `mine + k` of the tile.
   const unsigned mine = threadIdx.x * kKeysPerThread;
@@ -756,74 +811,113 @@ __global__ void __maxnreg__(64)
     key[k] = (order & ~position_mask) | index_in_array(first + k, segment);
   }
   sort_tile(key, words, first, tile_size, segment, true);
+  // The first and the last sorted word of each warp: the neighbours that a warp's first and
+  // last lanes have in another warp (step 2), which no shuffle reaches.
+  const unsigned lanes = warp_lanes(blockDim.x);
+  const unsigned lane = threadIdx.x % kWarpSize;
+  const unsigned warp = threadIdx.x / kWarpSize;
+  if (lane == 0) {
+    warp_first[warp] = key[0];
+  }
+  if (lane + 1 == lanes) {
+    warp_last[warp] = key[kKeysPerThread - 1];
+  }
   // Barrier: the sort's last exchange may still be reading `words`, and every order word as it
-  // came must be in `orders` before any thread reads another's.
+  // came must be in `orders`, and every warp's first and last word in place, before any thread
+  // reads another's.
   __syncthreads();
-  // Step 2, first half: each sorted word to `words`, and the order word of its key, read by its
-  // position in its array (place & ~position_mask is the array's first place), to order[k].
+  // Step 2, first half: the order word of each sorted word's key, read by its position in its
+  // array (place & ~position_mask is the array's first place), to order[k]. Registers past
+  // `held` get 0: they hold no key, but a shuffle below reads the last one.
   unsigned order[kKeysPerThread];
 #pragma unroll
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    if (k < held) {
-      const unsigned place = mine + k;
-      words[padded(place)] = key[k];
-      order[k] = orders[padded((place & ~position_mask) + (key[k] & position_mask))];
-    }
+    const unsigned place = mine + k;
+    order[k] = k < held ? orders[padded((place & ~position_mask) + (key[k] & position_mask))] : 0;
   }
-  // Barrier: every order word as it came must be read before the order words by sorted place
-  // take their slots.
-  __syncthreads();
-#pragma unroll
-  for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    if (k < held) {
-      orders[padded(mine + k)] = order[k];
-    }
-  }
-  // Barrier: every sorted word and order word must be in place before a run reads them.
-  __syncthreads();
-  // Step 2, second half: which places share their high digit with a neighbour (bit k of
-  // `joined`). A neighbour in the thread's registers is compared there; the one before the
-  // thread's first place and the one after its last are read from `words`. A neighbour in
-  // another array does not count.
-  unsigned joined = 0;
-#pragma unroll
-  for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    if (k < held) {
-      const unsigned place = mine + k;
-      const unsigned array_first = place & ~position_mask;
-      const bool has_before = place > array_first;
-      const bool has_after = place + 1 < array_first + segment;
-      const unsigned before = has_before ? (k > 0 ? key[k - 1] : words[padded(place - 1)]) : 0;
-      const unsigned after =
-          has_after ? (k + 1 < kKeysPerThread ? key[k + 1] : words[padded(place + 1)]) : 0;
-      if ((has_before && same_digit(before, key[k], position_mask)) ||
-          (has_after && same_digit(after, key[k], position_mask))) {
-        joined |= 1u << k;
-      }
-    }
-  }
-  // Step 3: a place of a run of one keeps its key and position; a place of a longer run pulls
-  // the key that goes there. key[k] becomes the position, order[k] the order word.
-  bool long_run = false;
+  // Step 2, second half: which neighbouring places share their high digit. Bit k + 1 of `links`
+  // links places mine + k and mine + k + 1; bit 0 links the thread's first place to the one
+  // before it. A neighbour in the thread's registers is compared there; the one before the
+  // thread's first place and the one after its last come from the next lanes by shuffle, with
+  // their order words, or from another warp's first or last word. A neighbour in another array
+  // does not count.
+  const unsigned from_lane_before = __shfl_up_sync(lane_mask(lanes), key[kKeysPerThread - 1], 1);
+  const unsigned from_lane_after = __shfl_down_sync(lane_mask(lanes), key[0], 1);
+  const unsigned before = lane > 0 ? from_lane_before : (warp > 0 ? warp_last[warp - 1] : 0);
+  const unsigned after = lane + 1 < lanes
+      ? from_lane_after
+      : (warp + 1 < blockDim.x / kWarpSize ? warp_first[warp + 1] : 0);
+  unsigned links = mine > (mine & ~position_mask) && same_digit(before, key[0], position_mask);
 #pragma unroll
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
     const unsigned place = mine + k;
-    unsigned source = place;
-    if (joined & (1u << k)) {
-      const unsigned array_first = place & ~position_mask;
-      source =
-          source_in_run(words, orders, place, array_first, array_first + segment, position_mask);
-      long_run = long_run || source == kLongRun;
-      source = source == kLongRun ? place : source;
-      order[k] = orders[padded(source)];
+    const bool has_after = k < held && place + 1 < (place & ~position_mask) + segment;
+    const unsigned next = k + 1 < kKeysPerThread ? key[k + 1] : after;
+    if (has_after && same_digit(next, key[k], position_mask)) {
+      links |= 2u << k;
     }
-    key[k] = (source == place ? key[k] : words[padded(source)]) & position_mask;
   }
-  // A vote, and a barrier: did any thread find a long run? Then the tile sorts again, its items
-  // in `shared`, free to take: the barrier comes after every read of `words` and `orders`.
-  if (__syncthreads_or(long_run)) {
-    sort_items_again(keys, indices, shared, tile_start, tile_size, segment, ascending, floats);
-    return;
+  // A run of three or more places (two links in a row) or a run across two warps goes through
+  // shared memory, as in v19; a run of two in one warp settles in registers.
+  //   Links 0b00110 (places mine + 0, + 1 and + 2 share a digit): two links in a row, a run of 3.
+  //   Links 0b01010 (mine + 0 with + 1, mine + 2 with + 3): two runs of two.
+  const bool across_warps =
+      (lane == 0 && (links & 1)) || (lane + 1 == lanes && (links >> kKeysPerThread) & 1);
+  const bool through_shared = (links & (links >> 1)) != 0 || across_warps;
+  // A vote, and a barrier: does any thread of the block have such a run? Then every thread takes
+  // v19's fix-up; `words` and `orders` are free, since every read of the sort and of step 2 came
+  // before the barrier.
+  if (__syncthreads_or(through_shared)) {
+#pragma unroll
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      if (k < held) {
+        words[padded(mine + k)] = key[k];
+        orders[padded(mine + k)] = order[k];
+      }
+    }
+    // Barrier: every sorted word and order word must be in place before a run reads them.
+    __syncthreads();
+    // Bit k of `links | links >> 1`: place mine + k shares its digit with the place before it or
+    // the one after it.
+    if (settle_runs_in_shared(words, orders, links | (links >> 1), mine, segment)) {
+      sort_items_again(keys, indices, shared, tile_start, tile_size, segment, ascending, floats);
+      return;
+    }
+#pragma unroll
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      key[k] = words[padded(mine + k)];
+      order[k] = orders[padded(mine + k)];
+    }
+  } else {
+    // Step 3 in registers: every run has two places, in one thread or in two neighbouring lanes
+    // of a warp. The pair's words trade places, with their order words, when the later key goes
+    // first. A pair across two lanes: each lane keeps its own place's half of it, by the same
+    // test, from the words and order words its neighbours hand over (every lane shuffles, with a
+    // pair or without one).
+    const unsigned word_before = __shfl_up_sync(lane_mask(lanes), key[kKeysPerThread - 1], 1);
+    const unsigned order_before = __shfl_up_sync(lane_mask(lanes), order[kKeysPerThread - 1], 1);
+    const unsigned word_after = __shfl_down_sync(lane_mask(lanes), key[0], 1);
+    const unsigned order_after = __shfl_down_sync(lane_mask(lanes), order[0], 1);
+    if (links != 0) {
+      if ((links & 1) && order_before > order[0]) {
+        key[0] = word_before;
+        order[0] = order_before;
+      }
+      if (((links >> kKeysPerThread) & 1) && order[kKeysPerThread - 1] > order_after) {
+        key[kKeysPerThread - 1] = word_after;
+        order[kKeysPerThread - 1] = order_after;
+      }
+#pragma unroll
+      for (unsigned k = 1; k < kKeysPerThread; ++k) {
+        if (links & (1u << k)) {
+          settle_pair(key[k - 1], order[k - 1], key[k], order[k]);
+        }
+      }
+    }
+#pragma unroll
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      key[k] &= position_mask;
+    }
   }
   // Key and position as the item block_sort would end with, so that one store writes both.
   // (order[k] past `held` was never set: those registers are not stored.)
@@ -919,16 +1013,6 @@ __global__ void __launch_bounds__(kBlockThreads)
     const unsigned j = e & (top - 1);
     const Item item = tile[(r << (top_bits + rounds)) + j] ^ flip;
     store_item(keys, indices, (first_run + (r << rounds)) * stride + j, item, ascending, floats);
-  }
-}
-
-// Keeps, at every index i, the smaller (`smaller`) or the larger of this GPU's key and the
-// partner GPU's key at i: every compare of an exchange at once, each GPU writing its own side.
-// One thread per key; n <= 2^30, so n / 256 blocks fit the grid.
-__global__ void keep_half(int *keys, const int *received, unsigned n, bool smaller) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    keys[i] = smaller ? min(keys[i], received[i]) : max(keys[i], received[i]);
   }
 }
 
@@ -1140,37 +1224,6 @@ void top_segments(int *keys, int *indices, unsigned n, unsigned segment, unsigne
   });
 }
 
-// The merge of n keys that form a bitonic sequence into the requested order: the launches of
-// for_each_merge_launch (bitonic_index.h), as argsort_segments makes them for one array of n
-// keys alone.
-void bitonic_merge(int *keys, unsigned n, bool ascending) {
-  for_each_merge_launch(n, [&](const Launch &launch) {
-    switch (launch.kernel) {
-      case Kernel::block_sort:
-        // n is a tile or less: one block sorts all of it.
-        block_sort<unsigned>
-            <<<1, std::max(1u, n / kKeysPerThread)>>>(keys, nullptr, n, n, ascending, false);
-        CHECK_LAUNCH();
-        break;
-      case Kernel::group_steps:
-        launch_group_steps<unsigned>(keys, nullptr, n, launch, n, ascending, false);
-        break;
-      case Kernel::block_top:
-      case Kernel::register_top:
-        // Only a top-k has them.
-        break;
-    }
-  });
-}
-
-// NCCL's calls return an ncclResult_t: a failure becomes a FatalError naming the call, like
-// CUDA_CHECK's (exit code 3).
-void check_nccl(ncclResult_t result, const char *call) {
-  if (result != ncclSuccess) {
-    throw FatalError(kExitCudaError, std::string(call) + " failed: " + ncclGetErrorString(result));
-  }
-}
-
 }  // namespace
 
 void bitonic_argsort_segments(int *keys, int *indices, unsigned n, unsigned segment,
@@ -1197,181 +1250,4 @@ void bitonic_sort_segments(int *keys, unsigned n, unsigned segment, bool ascendi
 void bitonic_sort(int *keys, unsigned n, bool ascending) {
   // The whole input is one array.
   bitonic_sort_segments(keys, n, n, ascending);
-}
-
-// What the GPUs of a sort share (stage.h): this process's communicators of one NCCL clique, one
-// per GPU it drives, and on each of those GPUs a stream for NCCL's transfers, a buffer for the
-// partner's keys, and two events that order that stream with the kernels on the device's default
-// stream. One process drives every GPU (make_gpu_team: ranks 0 .. P - 1 on devices 0 .. P - 1),
-// or one GPU as one rank of P processes (join_gpu_team, ranks.h): its GPU g is rank first_rank +
-// g of the clique, on device devices[g].
-struct GpuTeam {
-  unsigned per_gpu = 0;
-  unsigned ranks = 0;
-  unsigned first_rank = 0;
-  std::vector<int> devices;
-  std::vector<ncclComm_t> comms;
-  std::vector<cudaStream_t> streams;
-  std::vector<int *> received;
-  std::vector<cudaEvent_t> sorted, arrived;
-  // Frees what was made, on error too (a destructor reports nothing: see cuda_buffers.h).
-  ~GpuTeam() {
-    for (unsigned g = 0; g < comms.size(); ++g) {
-      ncclCommDestroy(comms[g]);
-    }
-    for (unsigned g = 0; g < streams.size(); ++g) {
-      cudaSetDevice(devices[g]);
-      cudaStreamDestroy(streams[g]);
-      cudaFree(received[g]);
-      cudaEventDestroy(sorted[g]);
-      cudaEventDestroy(arrived[g]);
-    }
-  }
-};
-
-namespace {
-
-// What the team keeps on each of its GPUs, made on devices[g] for every g.
-void add_gpu_buffers(GpuTeam &team) {
-  for (unsigned g = 0; g < team.devices.size(); ++g) {
-    CUDA_CHECK(cudaSetDevice(team.devices[g]));
-    team.streams.push_back(nullptr);
-    team.received.push_back(nullptr);
-    team.sorted.push_back(nullptr);
-    team.arrived.push_back(nullptr);
-    CUDA_CHECK(cudaStreamCreateWithFlags(&team.streams[g], cudaStreamNonBlocking));
-    CUDA_CHECK(cudaMalloc(&team.received[g], team.per_gpu * sizeof(int)));
-    // Events that keep their time: last_exchange_ms reads how long an exchange took.
-    CUDA_CHECK(cudaEventCreate(&team.sorted[g]));
-    CUDA_CHECK(cudaEventCreate(&team.arrived[g]));
-  }
-}
-
-}  // namespace
-
-GpuTeam *make_gpu_team(unsigned gpus, unsigned per_gpu) {
-  auto team = std::make_unique<GpuTeam>();
-  team->per_gpu = per_gpu;
-  team->ranks = gpus;
-  // One communicator per device of this process, rank g on device g.
-  std::vector<ncclComm_t> comms(gpus);
-  for (unsigned g = 0; g < gpus; ++g) {
-    team->devices.push_back(static_cast<int>(g));
-  }
-  check_nccl(ncclCommInitAll(comms.data(), static_cast<int>(gpus), team->devices.data()),
-             "ncclCommInitAll");
-  team->comms = comms;
-  add_gpu_buffers(*team);
-  return team.release();
-}
-
-void new_team_id(char *id) {
-  // The id names the clique: one process makes it, every rank joins with it.
-  static_assert(sizeof(ncclUniqueId) == kTeamIdBytes, "ranks.h: kTeamIdBytes");
-  ncclUniqueId unique_id;
-  check_nccl(ncclGetUniqueId(&unique_id), "ncclGetUniqueId");
-  std::memcpy(id, &unique_id, kTeamIdBytes);
-}
-
-GpuTeam *join_gpu_team(const char *id, unsigned rank, unsigned ranks, unsigned per_gpu) {
-  auto team = std::make_unique<GpuTeam>();
-  team->per_gpu = per_gpu;
-  team->ranks = ranks;
-  team->first_rank = rank;
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  team->devices.push_back(device);
-  ncclUniqueId unique_id;
-  std::memcpy(&unique_id, id, kTeamIdBytes);
-  // Waits until every rank of the clique has called it with the same id.
-  ncclComm_t comm = nullptr;
-  check_nccl(ncclCommInitRank(&comm, static_cast<int>(ranks), unique_id, static_cast<int>(rank)),
-             "ncclCommInitRank");
-  team->comms.push_back(comm);
-  add_gpu_buffers(*team);
-  return team.release();
-}
-
-void free_gpu_team(GpuTeam *team) {
-  delete team;
-}
-
-namespace {
-
-// Every GPU of this process sends its keys to its partner (rank ^ rank_stride) and receives the
-// partner's into team.received[g]. One host thread may drive several GPUs, so the sends and
-// receives go in one NCCL group: NCCL starts them together when the group ends, where a lone
-// ncclSend would wait for a receive that the thread has not posted yet.
-void exchange_keys(const GpuTeam &team, int *const *keys, unsigned rank_stride) {
-  const unsigned gpus = static_cast<unsigned>(team.comms.size());
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(team.devices[g]));
-    // NCCL's stream waits for the kernels already launched on this device (the sort, the last
-    // merge or keep_half), which write the keys it sends.
-    CUDA_CHECK(cudaEventRecord(team.sorted[g], 0));
-    CUDA_CHECK(cudaStreamWaitEvent(team.streams[g], team.sorted[g], 0));
-  }
-  check_nccl(ncclGroupStart(), "ncclGroupStart");
-  for (unsigned g = 0; g < gpus; ++g) {
-    const int partner = static_cast<int>(partner_rank(team.first_rank + g, rank_stride));
-    check_nccl(ncclSend(keys[g], team.per_gpu, ncclInt32, partner, team.comms[g], team.streams[g]),
-               "ncclSend");
-    check_nccl(ncclRecv(team.received[g], team.per_gpu, ncclInt32, partner, team.comms[g],
-                        team.streams[g]),
-               "ncclRecv");
-  }
-  check_nccl(ncclGroupEnd(), "ncclGroupEnd");
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(team.devices[g]));
-    // The kernels launched next on this device (keep_half, which overwrites the keys just
-    // sent) wait until both transfers are done.
-    CUDA_CHECK(cudaEventRecord(team.arrived[g], team.streams[g]));
-    CUDA_CHECK(cudaStreamWaitEvent(0, team.arrived[g], 0));
-  }
-}
-
-}  // namespace
-
-float last_exchange_ms(const GpuTeam *team) {
-  // On GPU g, the time from its keys being ready (sorted[g]) to its partner's having arrived
-  // (arrived[g]). A GPU whose partner was ready later waited for it too; the GPU that was ready
-  // last waited for no one, so the shortest of these times is the transfer alone.
-  float shortest = -1;
-  for (unsigned g = 0; team->ranks > 1 && g < team->comms.size(); ++g) {
-    CUDA_CHECK(cudaSetDevice(team->devices[g]));
-    CUDA_CHECK(cudaEventSynchronize(team->arrived[g]));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, team->sorted[g], team->arrived[g]));
-    shortest = shortest < 0 ? ms : std::min(shortest, ms);
-  }
-  return shortest;
-}
-
-void bitonic_sort_gpus(GpuTeam *team, int *const *keys, bool ascending) {
-  // This process's GPUs: every GPU of the sort, or its one GPU when each rank is a process.
-  const unsigned gpus = static_cast<unsigned>(team->comms.size());
-  const unsigned n = team->per_gpu;
-  // The sizes up to n never leave a GPU: each sorts its keys, the GPU of rank r in the direction
-  // its merge of size n has in the whole network (group_ascending of one rank), all GPUs at once
-  // (the launches return at once).
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(team->devices[g]));
-    bitonic_sort(keys[g], n, group_ascending(team->first_rank + g, 1, ascending));
-  }
-  for_each_exchange(team->ranks, [&](const Exchange &exchange) {
-    exchange_keys(*team, keys, exchange.rank_stride);
-    for (unsigned g = 0; g < gpus; ++g) {
-      CUDA_CHECK(cudaSetDevice(team->devices[g]));
-      const unsigned rank = team->first_rank + g;
-      const bool up = group_ascending(rank, exchange.span, ascending);
-      keep_half<<<(n + 255) / 256, 256>>>(keys[g], team->received[g], n,
-                                          keeps_smaller_half(rank, exchange.rank_stride, up));
-      CHECK_LAUNCH();
-      // After the last exchange of a merge size (rank stride 1) the strides left, n / 2 .. 1,
-      // pair keys of one GPU, whose n keys now form a bitonic sequence: a merge sorts them.
-      if (exchange.rank_stride == 1) {
-        bitonic_merge(keys[g], n, up);
-      }
-    }
-  });
 }
