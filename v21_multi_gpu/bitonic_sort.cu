@@ -724,8 +724,11 @@ __device__ __noinline__ void sort_items_again(int *keys, int *indices, Item *til
 // whether place mine + k shares its digit with a neighbour. Returns true, the same in every
 // thread, when a run is longer than kLongestRun: the tile must sort again. Otherwise each place
 // then holds, in `words`, the position of the key that goes there, and in `orders`, its order
-// word. Not inlined, like sort_items_again: a rare path, whose counting, inlined, made ptxas
-// spill the kernel's registers under its cap of 64 (nvcc 13.0, sm_90).
+// word. It writes its results back through shared memory, one more barrier than v19's fix-up,
+// so that the kernel's registers are not live across the call. Not inlined, like
+// sort_items_again: a rare path on uniform keys (not on keys from a narrow range), whose
+// counting, inlined, made ptxas spill the kernel's registers under its cap of 64 (nvcc 13.0,
+// sm_90: hundreds of bytes a thread, in a probe not in the record).
 __device__ __noinline__ bool settle_runs_in_shared(unsigned *words, unsigned *orders,
                                                    unsigned joined, unsigned mine,
                                                    unsigned segment) {
@@ -850,11 +853,13 @@ __global__ void __maxnreg__(64)
     order[k] = k < held ? orders[padded((place & ~position_mask) + (key[k] & position_mask))] : 0;
   }
   // Step 2, second half: which neighbouring places share their high digit. Bit k + 1 of `links`
-  // links places mine + k and mine + k + 1; bit 0 links the thread's first place to the one
-  // before it. A neighbour in the thread's registers is compared there; the one before the
-  // thread's first place and the one after its last come from the next lanes by shuffle, with
-  // their order words, or from another warp's first or last word. A neighbour in another array
-  // does not count.
+  // links places mine + k and mine + k + 1 (bit 16: the thread's last place and the next lane's
+  // first); bit 0 links the thread's first place to the one before it. A neighbour in the
+  // thread's registers is compared there; the one before the thread's first place and the one
+  // after its last come from the neighbouring lanes by shuffle, or from another warp's first or
+  // last word. A neighbour in another array does not count. (In a block smaller than a warp the
+  // last lane's shuffle down reads lane `lanes`, which does not exist: its value is undefined,
+  // and `after` does not take it.)
   const unsigned from_lane_before = __shfl_up_sync(lane_mask(lanes), key[kKeysPerThread - 1], 1);
   const unsigned from_lane_after = __shfl_down_sync(lane_mask(lanes), key[0], 1);
   const unsigned before = lane > 0 ? from_lane_before : (warp > 0 ? warp_last[warp - 1] : 0);
@@ -907,7 +912,8 @@ __global__ void __maxnreg__(64)
     // of a warp. The pair's words trade places, with their order words, when the later key goes
     // first. A pair across two lanes: each lane keeps its own place's half of it, by the same
     // test, from the words and order words its neighbours hand over (every lane shuffles, with a
-    // pair or without one).
+    // pair or without one; the words again, though step 2 had them, so that nothing of step 2
+    // but `links` is live across the vote: whether ptxas needs that was not measured).
     const unsigned word_before = __shfl_up_sync(lane_mask(lanes), key[kKeysPerThread - 1], 1);
     const unsigned order_before = __shfl_up_sync(lane_mask(lanes), order[kKeysPerThread - 1], 1);
     const unsigned word_after = __shfl_down_sync(lane_mask(lanes), key[0], 1);
@@ -934,7 +940,7 @@ __global__ void __maxnreg__(64)
     }
   }
   // Key and position as the item block_sort would end with, so that one store writes both.
-  // (order[k] past `held` was never set: those registers are not stored.)
+  // (Registers past `held` hold no key: order[k] is 0 there, and they are not stored.)
   Item item[kKeysPerThread];
 #pragma unroll
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
