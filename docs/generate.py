@@ -679,16 +679,20 @@ INLINE_VALUES = {
     # NAME:PROGRAM:S:FIELD, a column of PROGRAM's record for arrays of 2^S keys (launches, ...).
     "segment-field": lambda args, tour, profile: recorded_text(
         tables.segment_field(args[0], args[1], int(args[2]), args[3])),
-    # PROGRAM[:values]: the lengths at which PROGRAM is segment_stages' fastest stage.
+    # PROGRAM[:values][:earlier]: the lengths at which PROGRAM is segment_stages' fastest stage
+    # (with `earlier`, of the stages up to it: a stage's chapter names no later one).
     "segment-stages-fastest-at": lambda args, tour, profile: tables.segment_stages_fastest_at(
-        args[0], values=args[1:] == ["values"]),
-    # PROGRAM:LO:HI: PROGRAM's time over the fastest stage's of segment_stages at the length
-    # from 2^LO to 2^HI keys per array where it is largest (1.00x: the fastest at every one).
+        args[0], values="values" in args[1:], earlier="earlier" in args[1:]),
+    # PROGRAM:LO:HI[:earlier]: PROGRAM's time over the fastest stage's of segment_stages at the
+    # length from 2^LO to 2^HI keys per array where it is largest (1.00x: the fastest at every
+    # one).
     "segment-stages-behind": lambda args, tour, profile: times_text(
-        tables.segment_stages_behind(args[0], int(args[1]), int(args[2]))),
-    # PROGRAM:LO:HI: the stages faster than PROGRAM from 2^LO to 2^HI keys per array, and where.
+        tables.segment_stages_behind(args[0], int(args[1]), int(args[2]),
+                                     earlier=args[3:] == ["earlier"])),
+    # PROGRAM:LO:HI[:earlier]: the stages faster than PROGRAM from 2^LO to 2^HI keys per array,
+    # and where.
     "segment-stages-beaten": lambda args, tour, profile: tables.segment_stages_beaten(
-        args[0], int(args[1]), int(args[2])),
+        args[0], int(args[1]), int(args[2]), earlier=args[3:] == ["earlier"]),
     # [values]: the largest L up to which the fastest stage of segment_stages (its argsorts)
     # beats the fastest rival at every length measured.
     "segment-stages-faster-up-to": lambda args, tour, profile:

@@ -1399,10 +1399,18 @@ def length_name(s):
     return str(1 << s) if s <= 12 else f"2^{s}"
 
 
-def segment_stages_fastest_at(program, values=False):
-    """The lengths at which PROGRAM is the fastest stage of segment_stages, as a spoken list."""
+def up_to(stages, program, earlier):
+    """`stages`, or with `earlier` those of them up to PROGRAM in the course's order: what a
+    stage's chapter may set it against, the stages a reader has met (PROGRAM not among them: all
+    of them)."""
+    return stages[:stages.index(program) + 1] if earlier and program in stages else stages
+
+
+def segment_stages_fastest_at(program, values=False, earlier=False):
+    """The lengths at which PROGRAM is the fastest stage of segment_stages (with `earlier`, of
+    the stages up to it), as a spoken list."""
     times = segment_times(SEGMENT_STAGES)
-    stages, _ = stage_sets(values)
+    stages = up_to(stage_sets(values)[0], program, earlier)
     lengths = [s for s in sorted(times.get(program, {}))
                if fastest_rival(times, s, stages)[0] == program]
     return spoken_list([length_name(s) for s in lengths]) or "no length"
@@ -1417,26 +1425,29 @@ def stage_key_lengths(program, lowest, highest):
     return times, [s for s in sorted(times.get(program, {})) if lowest <= s <= highest]
 
 
-def segment_stages_behind(program, lowest, highest):
-    """PROGRAM's time over that of segment_stages' fastest stage (keys alone), at the length from
-    2^lowest to 2^highest keys per array where that is largest: 1.0 where PROGRAM is the fastest
-    at every length; None where it measured none of them, or is not one of STAGE_KEYS."""
+def segment_stages_behind(program, lowest, highest, earlier=False):
+    """PROGRAM's time over that of segment_stages' fastest stage (keys alone; with `earlier`, of
+    the stages up to it), at the length from 2^lowest to 2^highest keys per array where that is
+    largest: 1.0 where PROGRAM is the fastest at every length; None where it measured none of
+    them, or is not one of STAGE_KEYS."""
     times, lengths = stage_key_lengths(program, lowest, highest)
-    return max((times[program][s] / fastest_rival(times, s, STAGE_KEYS)[1] for s in lengths),
+    stages = up_to(STAGE_KEYS, program, earlier)
+    return max((times[program][s] / fastest_rival(times, s, stages)[1] for s in lengths),
                default=None)
 
 
-def segment_stages_beaten(program, lowest, highest):
-    """Where a stage of segment_stages (keys alone) took less time than PROGRAM from 2^lowest to
-    2^highest keys per array: the fastest such stage and where ("`v12_key_words` at 8;
-    `v14_span` at 16 and 32"), "none" where none did (a tie is not a loss), NOT_MEASURED where
-    PROGRAM measured no length there."""
+def segment_stages_beaten(program, lowest, highest, earlier=False):
+    """Where a stage of segment_stages (keys alone; with `earlier`, one up to PROGRAM) took less
+    time than PROGRAM from 2^lowest to 2^highest keys per array: the fastest such stage and where
+    ("`v12_key_words` at 8; `v14_span` at 16 and 32"), "none" where none did (a tie is not a
+    loss), NOT_MEASURED where PROGRAM measured no length there."""
     times, lengths = stage_key_lengths(program, lowest, highest)
     if not lengths:
         return NOT_MEASURED
+    stages = up_to(STAGE_KEYS, program, earlier)
     faster = {}
     for s in lengths:
-        stage, stage_ms = fastest_rival(times, s, STAGE_KEYS)
+        stage, stage_ms = fastest_rival(times, s, stages)
         if stage_ms < times[program][s]:
             faster.setdefault(stage, []).append(length_name(s))
     return "; ".join(f"`{stage}` at {spoken_list(lengths)}"

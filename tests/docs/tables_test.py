@@ -474,7 +474,13 @@ check(tables.segment_stages_behind("v8_batched", 3, 12) == 1.0 and
       tables.segment_stages_beaten("v8_batched", 3, 12) == "none" and
       tables.segment_stages_beaten("v8_batched", 11, 12) == tables.NOT_MEASURED and
       tables.segment_stages_behind("v15_tile4096 --values", 3, 20) is None and
-      tables.segment_stages_beaten("v15_tile4096 --values", 3, 20) == tables.NOT_MEASURED,
+      tables.segment_stages_beaten("v15_tile4096 --values", 3, 20) == tables.NOT_MEASURED and
+      # With `earlier`, a stage is set against the stages up to it alone: v8 against none.
+      tables.segment_stages_fastest_at("v8_batched", earlier=True) == "8, 1024 and 2^20" and
+      tables.segment_stages_behind("v8_batched", 3, 20, earlier=True) == 1.0 and
+      tables.segment_stages_beaten("v8_batched", 3, 20, earlier=True) == "none" and
+      tables.segment_stages_beaten("v15_tile4096", 3, 20, earlier=True) ==
+      "`v8_batched` at 8 and 1024",
       "how far one stage is behind the fastest at its worst length of a range: 1.0 where it is "
       "the fastest at each, its largest ratio elsewhere, None for a range with no length measured "
       "or for an argsort; the stages faster than it and where, 'not measured' where it has none")
