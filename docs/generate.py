@@ -342,6 +342,9 @@ def generated_blocks(tour, profile, network_dump):
         "v9-compare": lambda: tables.mapping_table("v9_compare"),
         "v15-tops": lambda: tables.mapping_table("v15_tops"),
         "v16-tops": lambda: tables.mapping_table("v16_tops"),
+        "v20-rounds": lambda: tables.mapping_table("v20_rounds"),
+        "v20-round-argsorts": lambda: tables.mapping_table("v20_round_argsorts"),
+        "v20-warp-tiles": lambda: tables.mapping_table("v20_warp_tiles"),
         "v17-argsorts": tables.v17_argsorts_table,
         "mirrored-stages": lambda: tables.stage_pair_table("v18_mirrored", "v17_prefix_argsort"),
         "coalesced-stages": lambda: tables.stage_pair_table("v19_coalesced_store", "v18_mirrored"),
@@ -649,6 +652,9 @@ INLINE_VALUES = {
     # v9_compare) over its first, the stage as built, for arrays of 2^S keys.
     "mapping-ratio": lambda args, tour, profile: tables.ratio(
         tables.mapping_ratio(int(args[2]), args[0], int(args[1]))),
+    # NAME:V:B:S: variant V of the mapping experiment NAME over its variant B, arrays of 2^S keys.
+    "mapping-over": lambda args, tour, profile: tables.ratio(
+        tables.mapping_ratio(int(args[3]), args[0], int(args[1]), int(args[2]))),
     # PROGRAM:S, arrays of 2^S keys (the segments experiment).
     "segment": lambda args, tour, profile: tables.ms(
         tables.segment_times().get(args[0], {}).get(int(args[1]))) + " ms",

@@ -1462,14 +1462,15 @@ def segment_field(name, program, s, field):
     return None
 
 
-def mapping_ratio(s, name="v8_mapping", variant=1):
+def mapping_ratio(s, name="v8_mapping", variant=1, base=0):
     """A mapping experiment's (v8_mapping, v8_pipes, v9_mapping, v9_compare) variant number
     `variant` over its first, the stage as built, for arrays of 2^s keys: its time over the
-    stage's; None where either is missing. experiments.py records the stage as built first."""
+    stage's; None where either is missing. experiments.py records the stage as built first.
+    Over variant number `base` where that is given."""
     variants = list(segment_times(name).values())
-    if len(variants) <= variant:
+    if len(variants) <= max(variant, base):
         return None
-    first, other = variants[0].get(s), variants[variant].get(s)
+    first, other = variants[base].get(s), variants[variant].get(s)
     return other / first if first and other else None
 
 

@@ -45,6 +45,15 @@ does not make.
   v19_groups     v19_coalesced_store as built, 2^14-key groups, against its variant with 2^15-key
                  groups (1024 threads of 32 keys, 128 KB of shared memory a block, one block a
                  multiprocessor), with CUB's merge sort, at 2^16 .. 2^29 keys (lab note groups)
+  v20_rounds     v20_register_fixup as built, whose merges of 32 to 512 keys pair lanes by
+                 shuffles (a lane step: a min and a max a key, the max predicated), against
+                 variants whose merges from 512, 256 or 128 keys on make their round through
+                 shared memory instead, for arrays of 8 .. 4096 keys (lab note short_arrays)
+  v20_round_argsorts  the same for v20's argsort (--values) (lab note short_arrays)
+  v20_warp_tiles v20_register_fixup's argsort (--values) as built, 4096-key tiles of eight warps,
+                 against its variant whose arrays of 512 keys or fewer go in 512-key tiles, one
+                 warp a block, so that a barrier waits for one warp, with v20's keys alone, at
+                 8 .. 1024 keys an array (lab note short_arrays)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
                  their passes storing from layout 5 or from their last one; block_sort on v8's
@@ -458,6 +467,34 @@ def v19_groups(runner):
     }, sizes=GROUP_SIZES)
 
 
+def v20_rounds(runner, experiment="v20_rounds", options=()):
+    """v20_register_fixup as built against its variants whose smaller merges make a round
+    through shared memory: from 512, 256 or 128 keys on, where the stage starts at 1024."""
+    programs = {"as built (a round from 1024 keys on)":
+                stage_program(runner.build, "v20_register_fixup")}
+    for size in (512, 256, 128):
+        programs[f"a round from {size} keys on"] = runner.variant(f"v20_round{size}")
+    return mapping_sweep(runner, experiment, programs, options, lengths=[3, 6, 7, 8, 10, 12])
+
+
+def v20_round_argsorts(runner):
+    return v20_rounds(runner, "v20_round_argsorts", ["--values"])
+
+
+def v20_warp_tiles(runner):
+    """v20's argsort as built against its variant with one-warp tiles for arrays of up to 512
+    keys, and v20's keys alone in the same run, so that the argsorts' times over the keys' are
+    ratios of one run."""
+    lengths = [3, 6, 7, 8, 9, 10]
+    stage = stage_program(runner.build, "v20_register_fixup")
+    return (mapping_sweep(runner, "v20_warp_tiles", {
+        "4096-key tiles, eight warps a block (as built)": stage,
+        "512-key tiles, one warp a block": runner.variant("v20_warp_tiles"),
+    }, ["--values"], lengths=lengths) +
+            mapping_sweep(runner, "v20_warp_tiles", {"keys alone (as built)": stage},
+                          lengths=lengths))
+
+
 def v13_passes(runner):
     return sweep(runner, "v13_passes", {
         "as built (bits 0 .. 4 kept, 9 global steps a pass)":
@@ -845,6 +882,8 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v8_directions": v8_directions, "v9_directions": v9_directions,
                "v8_mirrored": v8_mirrored, "v9_mirrored": v9_mirrored,
                "v13_groups": v13_groups, "v19_groups": v19_groups,
+               "v20_rounds": v20_rounds, "v20_round_argsorts": v20_round_argsorts,
+               "v20_warp_tiles": v20_warp_tiles,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "v16_tops": v16_tops, "v17_argsorts": v17_argsorts,

@@ -63,6 +63,15 @@
              256 and 4096 keys, 2^27 in all, with the metrics of words, the threads that
              execute an average instruction and the waits of the WarpStateStats section.
              Writes OUT/fixup_kernels.csv.
+  rounds     what a round through shared memory saves in v20's smaller merges (lab note
+             short_arrays): v20_register_fixup's block_sort as built against its variants
+             v20_round512 and v20_round256, keys on arrays of 256, 1024 and 4096 keys, 2^27 in
+             all, with the metrics of pipes and the shared-memory wavefronts and bank conflicts.
+             Writes OUT/round_kernels.csv.
+  warp_tiles what 512-key tiles of one warp change in v20's argsort (lab note short_arrays):
+             v20_register_fixup's argsort (--values) as built against its variant
+             v20_warp_tiles on arrays of 64 and 256 keys, 2^27 in all, with fixup's metrics.
+             Writes OUT/warp_tile_kernels.csv.
   long_items what an argsort of one long array costs against its keys alone (chapter 15):
              every launch of one sort of 2^27 keys by v13_any_bits and by its variant
              v13_keys16 (16 keys a thread), with and without --values: its kernel, duration,
@@ -381,8 +390,53 @@ def fixup(ncu, build, runner):
     in registers) on arrays of 64, 256 and 4096 keys (chapter 22)."""
     cases = stage_cases(build, ("v19_coalesced_store", "v20_register_fixup"), (),
                         ("64", "256", "4096"))
+    # The waits come from the WarpStateStats section, as pipe_records has them: asked for by
+    # name, ncu prints them on another scale.
+    asked = [metric for metric in FIXUP if metric not in STALLS]
     return kernel_records(ncu, runner, cases,
-                          ["--section", "WarpStateStats", "--metrics", ",".join(FIXUP)], FIXUP)
+                          ["--section", "WarpStateStats", "--metrics", ",".join(asked)], FIXUP)
+
+
+# What a round through shared memory costs and saves (lab note short_arrays): pipes' metrics,
+# with the shared-memory wavefronts and the bank conflicts of the exchanges.
+ROUNDS = {
+    **PIPES,
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum": "shared_wavefronts",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum": "shared_bank_conflicts",
+}
+
+
+def rounds(ncu, build, runner):
+    """v20's block_sort as built (lane steps in the merges of 32 to 512 keys) against its
+    variants whose merges of 512, and of 256 and 512, make a round through shared memory."""
+    cases = []
+    for segment in ("256", "1024", "4096"):
+        arguments = ["--log2", "27", "--segment", segment]
+        cases += [("v20_register_fixup", "as built", course.program_command(build,
+                                                                              "v20_register_fixup"),
+                   arguments),
+                  ("v20_register_fixup", "a round from 512 keys on",
+                   runner.variant("v20_round512"), arguments),
+                  ("v20_register_fixup", "a round from 256 keys on",
+                   runner.variant("v20_round256"), arguments)]
+    return kernel_records(ncu, runner, cases,
+                          ["--section", "WarpStateStats", "--metrics", ",".join(ROUNDS)],
+                          {**ROUNDS, **STALLS})
+
+
+def warp_tiles(ncu, build, runner):
+    """v20's argsort as built (4096-key tiles, eight warps a block) against its variant whose
+    arrays of 512 keys or fewer go in 512-key tiles of one warp, at 64 and 256 keys."""
+    cases = []
+    for segment in ("64", "256"):
+        arguments = ["--log2", "27", "--segment", segment, "--values"]
+        cases += [("v20_register_fixup", "4096-key tiles (as built)",
+                   course.program_command(build, "v20_register_fixup"), arguments),
+                  ("v20_register_fixup", "512-key tiles", runner.variant("v20_warp_tiles"),
+                   arguments)]
+    asked = [metric for metric in FIXUP if metric not in STALLS]
+    return kernel_records(ncu, runner, cases,
+                          ["--section", "WarpStateStats", "--metrics", ",".join(asked)], FIXUP)
 
 
 def long_items(ncu, build, runner):
@@ -481,6 +535,8 @@ FACTS = {"libraries": ("library_kernels.csv", libraries),
          "mirror": ("mirror_kernels.csv", mirror),
          "store": ("store_kernels.csv", store),
          "fixup": ("fixup_kernels.csv", fixup),
+         "rounds": ("round_kernels.csv", rounds),
+         "warp_tiles": ("warp_tile_kernels.csv", warp_tiles),
          "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed),
          "short_stages": ("short_stages.csv", short_stages)}

@@ -141,7 +141,8 @@ PROFILE_NOTES_VARIANTS = ("v13_group13,v13_group15,v13_group15_keys64,v13_fused,
 REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words,v13_fused,"
                      "v13_group15,v13_keys16,v13_span,v14_padded,v14_span,v14_tail6,v15_padded,"
                      "v15_tile4096,v16_register_top,v17_prefix_argsort,v17_vote_first,"
-                     "v18_mirrored,v19_coalesced_store,v19_group15,v20_register_fixup")
+                     "v18_mirrored,v19_coalesced_store,v19_group15,v20_register_fixup,v20_round512,"
+                     "v20_round256,v20_warp_tiles")
 # At 2^20: the stages whose profile the chapters read at that size, and the variant of the lab
 # note on groups.
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
@@ -232,6 +233,12 @@ CHUNKS = [
     experiment("v13_groups", "v13's group sizes (lab note groups)", 170),
     experiment("v19_groups", "v19's group of 2^14 keys against 2^15, with CUB's merge sort (lab "
                "note groups)", 120),
+    experiment("v20_rounds", "v20 against variants whose merges of 128 to 512 keys make a round "
+               "through shared memory (lab note short_arrays)", 110, optional=True),
+    experiment("v20_round_argsorts", "the same for v20's argsort (lab note short_arrays)", 110,
+               optional=True),
+    experiment("v20_warp_tiles", "v20's argsort in 512-key tiles of one warp for arrays of 512 "
+               "keys or fewer (chapter 22, lab note short_arrays)", 40),
     experiment("v13_passes", "v13's variants with fewer passes (lab note passes)", 260),
     experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
     experiment("v14_span", "v14 and its variants against CUB (chapter 16)", 200),
@@ -292,6 +299,10 @@ CHUNKS = [
          "thread-major store (chapter 21)", 60),
     fact("fixup", "fixup_kernels", "what v20's runs of two settled in registers save against "
          "v19's fix-up through shared memory (chapter 22)", 60),
+    fact("rounds", "round_kernels", "what a round through shared memory saves in v20's smaller "
+         "merges (lab note short_arrays)", 45, optional=True),
+    fact("warp_tiles", "warp_tile_kernels", "v20's argsort in 512-key tiles of one warp, with "
+         "the waits (lab note short_arrays)", 30, optional=True),
     fact("long_items", "long_items", "v13's argsort of one long array, launch by launch", 120),
     fact("tops", "top_kernels", "where v10's top-k spends its time", 30),
     fact("packed", "packed_kernels", "the kernels of the packed radix sort", 45),
