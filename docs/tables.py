@@ -1463,10 +1463,10 @@ def segment_field(name, program, s, field):
 
 
 def mapping_ratio(s, name="v8_mapping", variant=1, base=0):
-    """A mapping experiment's (v8_mapping, v8_pipes, v9_mapping, v9_compare) variant number
-    `variant` over its first, the stage as built, for arrays of 2^s keys: its time over the
-    stage's; None where either is missing. experiments.py records the stage as built first.
-    Over variant number `base` where that is given."""
+    """A mapping experiment's (v8_mapping, v8_pipes, v9_mapping, v9_compare, v20_rounds, ...)
+    variant number `variant` over its variant number `base`, by default the first, the stage as
+    built (experiments.py records it first), for arrays of 2^s keys: its time over the other's;
+    None where either is missing."""
     variants = list(segment_times(name).values())
     if len(variants) <= max(variant, base):
         return None

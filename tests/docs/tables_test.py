@@ -257,8 +257,12 @@ check(mapping[0].endswith("| second / first | third / first | fourth / first | f
       and mapping[2].endswith("| 2.00 | 0.50 | 1.50 | 0.25 |"),
       "five programs: four ratios over the first, the fifth's column named")
 check(tables.mapping_ratio(1, "made_up_mapping", 4) == 0.25 and
-      tables.segment_ratio("made_up_mapping", "e", "b", 1) == 0.125,
-      "the fifth over the first, and over the second by name")
+      tables.segment_ratio("made_up_mapping", "e", "b", 1) == 0.125 and
+      tables.mapping_ratio(1, "made_up_mapping", 4, base=1) == 0.125 and
+      tables.mapping_ratio(1, "made_up_mapping", 1, base=5) is None and
+      tables.mapping_ratio(2, "made_up_mapping", 4, base=1) is None,
+      "the fifth over the first, over the second by name and by place (mapping-over); none over "
+      "a sixth program or at a length not run")
 # Chapter 19's v17_argsorts: on uniform keys a row per array length, v17's argsort over its keys
 # and over v16's, torch.sort's over v17's; then a row per other distribution and length, each
 # argsort over v16's. A length one program lacks leaves its cells "not measured" and its ratios

@@ -11,6 +11,8 @@ Usage: experiments_test.py SOURCE_ROOT
   only the variants of tools/variants.txt;
 - v15_tile runs v14, v15, the variant v15_padded and CUB's merge and radix sorts at 2^16 .. 2^29;
 - v19_groups runs v19, the variant v19_group15 and CUB's merge sort at 2^16 .. 2^29;
+- v20_rounds and v20_round_argsorts run v20 and its three round variants, keys alone and
+  argsorts; v20_warp_tiles runs v20's argsort, its one-warp variant's and v20's keys alone;
 - segment_stages runs v8 .. v20 and two CUB calls on keys, seven argsorts (--values), the top 16
   of v16 .. v20, and torch.sort up to 2^16 keys per array only, on arrays of 8 .. 2^20 keys,
   2^27 in all;
@@ -138,6 +140,31 @@ check(runner.built == ["v19_group15"] and len(runs) == 21 and
       [run[2][run[2].index("--log2") + 1] for run in runs[::3]] ==
       ["16", "18", "20", "22", "24", "27", "29"],
       "v19_groups: v19, its 2^15-key groups and CUB's merge sort at 2^16 .. 2^29")
+
+# v20_rounds and v20_round_argsorts: v20 first, then its variants whose rounds start at 512, 256
+# and 128 keys (built), each at the six lengths of the note, keys alone or --values on every run.
+# v20_warp_tiles: v20's argsort and its one-warp variant, then v20's keys alone, at 8 .. 1024.
+runner = Runner()
+keys, argsorts = experiments.v20_rounds(runner), experiments.v20_round_argsorts(runner)
+tiles = experiments.v20_warp_tiles(runner)
+stage = os.path.join("build", "v20_register_fixup", "v20_register_fixup")
+segments = [run[2][run[2].index("--segment") + 1] for run in keys[::4]]
+check(runner.built == ["v20_round512", "v20_round256", "v20_round128"] * 2 + ["v20_warp_tiles"] and
+      len(keys) == len(argsorts) == 24 and
+      [run[2][0] for run in keys[:4]] == [stage, "built/v20_round512", "built/v20_round256",
+                                          "built/v20_round128"] and
+      segments == ["8", "64", "128", "256", "1024", "4096"] and
+      not any("--values" in run[2] for run in keys) and
+      all("--values" in run[2] for run in argsorts) and
+      [run[1] for run in argsorts[:4]] == [run[1] for run in keys[:4]] and
+      len(tiles) == 18 and [run[2][0] for run in tiles[:2]] == [stage, "built/v20_warp_tiles"] and
+      all("--values" in run[2] for run in tiles[:12]) and
+      not any("--values" in run[2] for run in tiles[12:]) and
+      [run[2][0] for run in tiles[12:]] == [stage] * 6 and
+      [run[2][run[2].index("--segment") + 1] for run in tiles[12:]] ==
+      ["8", "64", "128", "256", "512", "1024"],
+      "v20_rounds: v20 and its three round variants at 8 .. 4096, keys alone and argsorts; "
+      "v20_warp_tiles: its argsort and the one-warp variant's, then its keys, at 8 .. 1024")
 
 # The experiments that run torch.sort on many lengths hand them to torch_batch, one process for
 # them all; here a stand-in that notes each batch and gives a record a length.
