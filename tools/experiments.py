@@ -101,7 +101,7 @@ does not make.
                  v19_coalesced_store, v20_register_fixup and cub_packed_radix at 8, 128,
                  1024, 4096 and the four longer lengths, v19's and v20's at every length of
                  the keys; the top 16 (--top 16) of v16_register_top .. v20_register_fixup at
-                 128 .. 4096 keys per array; 2^27 keys in all (chapters 22 and 24)
+                 128 .. 4096 keys per array; 2^27 keys in all (chapters 22 and 25)
   segment_spread v8_batched, v12_key_words, v13_any_bits and v14_span at 8 and 16 keys per
                  array, each in five separate runs taken in turns, 2^27 keys in all (lab note
                  many_arrays)
@@ -120,17 +120,17 @@ does not make.
   floats         v11_float_keys's sort, argsort and top-k of floats (--type float) against the same
                  of ints, v10_top_k's of ints, and torch.sort and torch.topk on float32 rows,
                  for arrays of 128, 1024 and 4096 keys, 2^27 keys in all (chapter 13)
-  gpus           v21_multi_gpu on one GPU (2^30 keys) and on two (2^29, 2^30 and 2^31),
+  gpus           v22_multi_gpu on one GPU (2^30 keys) and on two (2^29, 2^30 and 2^31),
                  v7_register_tile, CUB's radix sort (2^29, 2^30) and the copy baseline on one
                  (2^30): the sort across GPUs against what a user would run on one GPU, its last
                  exchange as the program times it, and the parts of the time model; where the
                  build made it, the same sort as two processes under mpirun beside each two-GPU
-                 run; needs two GPUs (chapter 23)
+                 run; needs two GPUs (chapter 24)
   exchange       tools/nccl_exchange on GPUs 0 and 1: the grouped ncclSend and ncclRecv of
-                 v21_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 23)
+                 v22_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 24)
   spread         every stage in five separate runs (--spread-runs) at 2^15, 2^17 and 2^20:
-                 how far apart two measurements of one program fall (chapter 24)
-  distributions  every stage on every distribution at 2^24 (lab note inputs, chapter 24)
+                 how far apart two measurements of one program fall (chapter 25)
+  distributions  every stage on every distribution at 2^24 (lab note inputs, chapter 25)
                  spread and distributions take --stages: only those stages, to measure again
                  the stages whose code changed; with --replace-in RECORDED.csv the output is
                  that record with those rows replaced (same variant, program and size)
@@ -141,9 +141,9 @@ does not make.
                  blocks of a thread block cluster of 2 .. 16, against a pass with none and a
                  copy (tools/cluster_steps.cu), at 2^24, 2^27 and 2^29 (lab note clusters)
   copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
-                 the array costs at each size, the floor's unit (chapter 24)
+                 the array costs at each size, the floor's unit (chapter 25)
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
-                 each, taking turns: which is faster beyond the spread of the runs (chapter 24)
+                 each, taking turns: which is faster beyond the spread of the runs (chapter 25)
 
 A variant of a stage is one of tools/variants.txt: the stage's own code but for the lines of its
 bitonic_index.h or bitonic_sort.cu that the entry edits (constants, the tile's padding, a launch
@@ -594,9 +594,9 @@ def segments(runner):
 # v13 .. v16 make fewer passes than v8.
 STAGE_SEGMENTS = [3, 7, 10, 12, 14, 16, 18, 20]
 # The stages' keys alone and their rivals run at every power of two from 8 to 4096 as well: the
-# lengths where the course names one stage for many arrays (chapter 24).
+# lengths where the course names one stage for many arrays (chapter 25).
 STAGE_KEY_SEGMENTS = sorted(set(STAGE_SEGMENTS) | set(range(3, 13)))
-# Every stage that sorts many arrays, keys alone (v21 sorts one array across GPUs).
+# Every stage that sorts many arrays, keys alone (v22 sorts one array across GPUs).
 STAGE_KEY_PROGRAMS = ("v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
                       "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top",
                       "v17_prefix_argsort", "v18_mirrored", "v19_coalesced_store",

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10 to 24.
+"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10 to 25.
 
     python3 tools/ncu_facts.py --build build --out results libraries occupancy
 
@@ -72,6 +72,9 @@
              v20_register_fixup's argsort (--values) as built against its variant
              v20_warp_tiles on arrays of 64 and 256 keys, 2^27 in all, with fixup's metrics.
              Writes OUT/warp_tile_kernels.csv.
+  tiles      what tiles of one warp change in the argsort (chapter 23): v20_register_fixup's
+             and v21_warp_tiles' argsorts (--values) on arrays of 64 and 256 keys, 2^27 in all,
+             with fixup's metrics. Writes OUT/tile_kernels.csv.
   long_items what an argsort of one long array costs against its keys alone (chapter 15):
              every launch of one sort of 2^27 keys by v13_any_bits and by its variant
              v13_keys16 (16 keys a thread), with and without --values: its kernel, duration,
@@ -385,16 +388,19 @@ def store(ncu, build, runner):
                                                  ("8", "128", "1024"), ("8", "1024")))
 
 
-def fixup(ncu, build, runner):
-    """v19's argsort (every block's fix-up through shared memory) against v20's (runs of two
-    in registers) on arrays of 64, 256 and 4096 keys (chapter 22)."""
-    cases = stage_cases(build, ("v19_coalesced_store", "v20_register_fixup"), (),
-                        ("64", "256", "4096"))
-    # The waits come from the WarpStateStats section, as pipe_records has them: asked for by
-    # name, ncu prints them on another scale.
+def fixup_records(ncu, runner, cases):
+    """kernel_records of `cases` with FIXUP's metrics. The waits come from the WarpStateStats
+    section, as pipe_records has them: asked for by name, ncu prints them on another scale."""
     asked = [metric for metric in FIXUP if metric not in STALLS]
     return kernel_records(ncu, runner, cases,
                           ["--section", "WarpStateStats", "--metrics", ",".join(asked)], FIXUP)
+
+
+def fixup(ncu, build, runner):
+    """v19's argsort (every block's fix-up through shared memory) against v20's (runs of two
+    in registers) on arrays of 64, 256 and 4096 keys (chapter 22)."""
+    return fixup_records(ncu, runner, stage_cases(
+        build, ("v19_coalesced_store", "v20_register_fixup"), (), ("64", "256", "4096")))
 
 
 # What a round through shared memory costs and saves (lab note short_arrays): pipes' metrics,
@@ -434,9 +440,14 @@ def warp_tiles(ncu, build, runner):
                    course.program_command(build, "v20_register_fixup"), arguments),
                   ("v20_register_fixup", "512-key tiles", runner.variant("v20_warp_tiles"),
                    arguments)]
-    asked = [metric for metric in FIXUP if metric not in STALLS]
-    return kernel_records(ncu, runner, cases,
-                          ["--section", "WarpStateStats", "--metrics", ",".join(asked)], FIXUP)
+    return fixup_records(ncu, runner, cases)
+
+
+def tiles(ncu, build, runner):
+    """v20's argsort (4096-key tiles, eight warps a block) against v21's (512-key tiles of one
+    warp for arrays of up to 512 keys) on arrays of 64 and 256 keys (chapter 23)."""
+    return fixup_records(ncu, runner, stage_cases(
+        build, ("v20_register_fixup", "v21_warp_tiles"), (), ("64", "256")))
 
 
 def long_items(ncu, build, runner):
@@ -537,6 +548,7 @@ FACTS = {"libraries": ("library_kernels.csv", libraries),
          "fixup": ("fixup_kernels.csv", fixup),
          "rounds": ("round_kernels.csv", rounds),
          "warp_tiles": ("warp_tile_kernels.csv", warp_tiles),
+         "tiles": ("tile_kernels.csv", tiles),
          "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed),
          "short_stages": ("short_stages.csv", short_stages)}

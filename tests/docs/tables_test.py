@@ -24,7 +24,7 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 - chapter 16's kinds of pass (span_kind), their table of copies, the span-copies value (at
   2^27, or at the size it names, of the stage or variant it names), and its pass counts from
   network_dump (span_passes_table);
-- chapter 24's run of the stages on many arrays (segment_stages_table): the fastest stage and
+- chapter 25's run of the stages on many arrays (segment_stages_table): the fastest stage and
   the fastest rival at each length, keys alone and argsorts apart, the stage in copies of the
   GPU's own copy, the length up to which a stage wins at every length, the lengths at which a
   stage is the fastest, how far a stage is behind the fastest and which stages beat it where
@@ -510,17 +510,17 @@ check(mirrored[0].startswith("| array length L | v8 keys ms | v17 keys ms | v18 
 made_up["segment_stages"] = [row for row in made_up["segment_stages"]
                              if row["variant"].split()[0] not in ("v17_prefix_argsort",
                                                                    "v18_mirrored")]
-# v21 as one process and as two under mpirun (chapter 23) on a made-up run: the ranks' rows are
+# v22 as one process and as two under mpirun (chapter 24) on a made-up run: the ranks' rows are
 # ranks_runs' alone, and their time over the one process's at 2^31 on two GPUs (104 / 100) and
 # over 2^30 on one GPU (104 / 80).
 def gpus_row(variant, gpus, q, sort_ms):
-    return {"program": "v21_multi_gpu", "variant": variant, "n": str(2**q), "sort_ms": sort_ms,
+    return {"program": "v22_multi_gpu", "variant": variant, "n": str(2**q), "sort_ms": sort_ms,
             "device": f"{gpus} x NVIDIA H200" if gpus > 1 else "NVIDIA H200"}
 
 
 made_up["gpus"] = [gpus_row("1 GPU", 1, 30, "80"), gpus_row("2 GPUs", 2, 31, "100"),
                    gpus_row(course.ranks_variant(2), 2, 31, "104")]
-check(tables.gpus_runs()[("v21_multi_gpu", 2, 31)]["sort_ms"] == "100" and
+check(tables.gpus_runs()[("v22_multi_gpu", 2, 31)]["sort_ms"] == "100" and
       list(tables.ranks_runs()) == [31] and
       tables.ranks_value("ratio", 31) == "1.04x" and
       tables.ranks_value("over-one", 31) == "1.30x" and
@@ -843,7 +843,7 @@ with tempfile.TemporaryDirectory() as results:
           "a value the chosen record lacks is read from the fallback and names it; a pinned one "
           "is not; claims are checked where their values are read")
 
-# What to use (chapter 24): per workload the fastest program the record timed, and the next.
+# What to use (chapter 25): per workload the fastest program the record timed, and the next.
 class WhichTour:
     def sizes(self):
         return [14, 20, 29]

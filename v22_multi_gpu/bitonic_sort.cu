@@ -1,4 +1,4 @@
-// v21_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+// v22_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
 //
 // What this program does
 //   Sorts n 32-bit integers in device memory with the bitonic sorting network
@@ -7,19 +7,19 @@
 //   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
-// What changes from v20_register_fixup, and why
+// What changes from v21_warp_tiles, and why
 //   One GPU holds at most 2^30 keys. Past that the keys must spread over several GPUs, and the
 //   network does not change: with n keys on each of P GPUs (rank g holds keys g * n .. (g + 1) *
 //   n - 1), a stride below n pairs keys of one GPU, and a stride of n * s pairs key i of GPU g
 //   with key i of GPU g ^ s, chapter 1's XOR partner one level up (bitonic_index.h,
-//   for_each_exchange). So each GPU sorts its keys with v20's kernels (bitonic_sort, one array);
+//   for_each_exchange). So each GPU sorts its keys with v21's kernels (bitonic_sort, one array);
 //   then for each merge size of 2, 4, ..., P GPUs and each of its rank strides, every GPU swaps
 //   its keys with its partner through NCCL (ncclSend and ncclRecv in one group, exchange_keys)
 //   and keeps, at each index, the smaller or the larger key (keep_half); after a merge size's
 //   last exchange each GPU merges its own keys (bitonic_merge, the launches of
 //   for_each_merge_launch: one merge alone, whose last pass takes no strides of the next, as
 //   those pair keys of two GPUs). The GPUs, their NCCL communicators, streams and receive buffers
-//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v20's kernels, and its argsort,
+//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v21's kernels, and its argsort,
 //   top-k and floats of many arrays on one GPU, do not change; keys alone move as 32-bit words,
 //   and bitonic_merge runs them so.
 //   Where Meson found MPI the program also runs as one process per GPU, the form that reaches
@@ -34,14 +34,14 @@
 //   copies of the array) and one merge of 2^30 keys (2 group_steps passes of global strides and
 //   one on neighbouring keys, about 3 copies): a few tens of ms on top of a sort of 2^30 keys,
 //   under 1.35x this program's sort of 2^30 keys on one GPU when the GPUs share NVLink. On one
-//   GPU (P = 1) nothing changes from v20.
-//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v20's sort: the same
+//   GPU (P = 1) nothing changes from v21.
+//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v21's sort: the same
 //   time.
 //
 // Build and run (NCCL must be installed: README, "Prerequisites")
-//   meson setup build && meson compile -C build v21_multi_gpu
-//   build/v21_multi_gpu/v21_multi_gpu --log2 24 --gpus 1
-//   mpirun -np 2 build/v21_multi_gpu/v21_multi_gpu --log2 24    (MPI found: one rank per GPU)
+//   meson setup build && meson compile -C build v22_multi_gpu
+//   build/v22_multi_gpu/v22_multi_gpu --log2 24 --gpus 1
+//   mpirun -np 2 build/v22_multi_gpu/v22_multi_gpu --log2 24    (MPI found: one rank per GPU)
 #include <nccl.h>
 
 #include <algorithm>
@@ -787,6 +787,14 @@ __device__ void settle_pair(unsigned &word_a, unsigned &order_a, unsigned &word_
   }
 }
 
+// The places of block_prefix_argsort's shared memory for a tile of tile_size keys: one a key, and
+// at least a thread's 16, since settle_runs_in_shared reads and writes all 16 of a thread's
+// places, held or not. (A tile of 8 keys with 8 places only: a run of three there would read and
+// write places 8 .. 15, past the end of `words` and of the shared memory.)
+__host__ __device__ constexpr unsigned prefix_tile_places(unsigned tile_size) {
+  return tile_size > kKeysPerThread ? tile_size : kKeysPerThread;
+}
+
 // The argsort of every array of `segment` keys of a tile (segment <= tile_size), one block a
 // tile as block_sort: steps 1 to 3 of this file's header (docs/19_v17_prefix_argsort.md works
 // them through for arrays of 4 keys). At most 64 registers a thread leave room for 4 blocks per
@@ -799,10 +807,11 @@ __global__ void __maxnreg__(64)
   // (store_through_tile) take whole. Before them it is two tiles of words: `words` for the
   // sort's exchanges, then the sorted words by place; `orders` for the order words of the keys
   // as they came, by place (= by position), then the order word of the key at each sorted
-  // place. Both padded, as the tile is.
-  __shared__ Item shared[padded(kTileSize)];
+  // place. Both padded, as the tile is. Its size, padded(prefix_tile_places(tile_size)) items,
+  // is given at launch (prefix_argsort_segments): 528 items, 4.1 KB, for a tile of 512 keys.
+  extern __shared__ Item shared[];
   unsigned *words = reinterpret_cast<unsigned *>(shared);
-  unsigned *orders = words + padded(kTileSize);
+  unsigned *orders = words + padded(prefix_tile_places(tile_size));
   // The first and the last sorted word of each warp (step 2).
   __shared__ unsigned warp_first[kBlockThreads / kWarpSize];
   __shared__ unsigned warp_last[kBlockThreads / kWarpSize];
@@ -950,14 +959,22 @@ __global__ void __maxnreg__(64)
   store_through_tile(keys, indices, tile_start, item, shared, tile_size, ascending, floats);
 }
 
-// The argsort of arrays up to a tile: one launch of block_prefix_argsort, a block per tile of
-// kTileSize keys (one block of n / 16 threads when n is smaller), as block_sort.
+// The keys of one warp's registers: 32 lanes of 16 keys. An array of up to kWarpTile keys is
+// sorted and fixed up by shuffles within one warp.
+constexpr unsigned kWarpTile = kWarpSize * kKeysPerThread;
+
+// The argsort of arrays up to a tile: one launch of block_prefix_argsort, a block per tile (one
+// block of n / 16 threads when n is smaller), as block_sort. A tile is kWarpTile keys, one warp a
+// block, for arrays of up to kWarpTile keys, whose barriers then wait for one warp alone; and
+// kTileSize keys, eight warps, for longer arrays. The kernel's shared memory is sized to the
+// tile: 4.1 KB for 512 keys, 33 KB for 4096.
 void prefix_argsort_segments(int *keys, int *indices, unsigned n, unsigned segment, bool ascending,
                              bool floats) {
-  const unsigned tile_size = std::min(n, kTileSize);
+  const unsigned tile_size = std::min(n, segment <= kWarpTile ? kWarpTile : kTileSize);
   const unsigned tile_threads = std::max(1u, tile_size / kKeysPerThread);
-  block_prefix_argsort<<<n / tile_size, tile_threads>>>(keys, indices, tile_size, segment,
-                                                        ascending, floats);
+  const size_t shared_bytes = padded(prefix_tile_places(tile_size)) * sizeof(Item);
+  block_prefix_argsort<<<n / tile_size, tile_threads, shared_bytes>>>(keys, indices, tile_size,
+                                                                      segment, ascending, floats);
   CHECK_LAUNCH();
 }
 
