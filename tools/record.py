@@ -302,7 +302,7 @@ CHUNKS = [
     fact("rounds", "round_kernels", "what a round through shared memory saves in v20's smaller "
          "merges (lab note short_arrays)", 45, optional=True),
     fact("warp_tiles", "warp_tile_kernels", "v20's argsort in 512-key tiles of one warp, with "
-         "the waits (lab note short_arrays)", 30, optional=True),
+         "the waits (lab note short_arrays, chapter 23)", 30),
     fact("tiles", "tile_kernels", "what v21's tiles of one warp save against v20's tiles of "
          "eight (chapter 23)", 30),
     fact("long_items", "long_items", "v13's argsort of one long array, launch by launch", 120),

@@ -12,19 +12,22 @@
 //   v20's block_prefix_argsort runs every array of up to a tile in tiles of 4096 keys, a block of
 //   eight warps. An array of 512 keys or fewer lies in the registers of one warp (32 lanes of 16
 //   keys), and its sort and its fix-up in registers shuffle within that warp alone; yet the
-//   kernel's barriers (the one after the sort, the vote on a long run, the store through shared
-//   memory) make each warp wait for the seven others of its block. Here an array of up to
-//   kWarpTile = 512 keys is argsorted in a tile of 512 keys, one warp a block, so that a barrier
-//   waits for one warp (prefix_argsort_segments picks the tile from the array's length). The
-//   tile's shared memory is then sized at launch (extern __shared__, prefix_tile_places):
-//   v20's static tile of 4096 items, 33 KB a block, would let an SM's 228 KB hold six blocks of
-//   one warp, six warps where the kernel's 64 registers a thread leave room for 32. Arrays of
-//   1024 keys and more keep v20's tiles; the sort of keys alone does not change.
+//   kernel's barriers (the one after the sort, the vote on a run of three places or more, the
+//   store through shared memory) make each warp wait for the seven others of its block. Here an
+//   array of up to kWarpTile = 512 keys is argsorted in a tile of 512 keys, one warp a block, so
+//   that a barrier waits for one warp (prefix_argsort_segments picks the tile from the array's
+//   length). The tile's shared memory is then sized at launch (extern __shared__,
+//   prefix_tile_places):
+//   v20's static tile of padded(4096) = 4224 items, 33 KB a block, and about 1 KB more that the
+//   GPU keeps for each block would let an SM's 228 KB hold six blocks of one warp, six warps
+//   where the kernel's 64 registers a thread leave room for 32. Arrays of 1024 keys and more keep
+//   v20's tiles, in the same kernel; the sort of keys alone does not change.
 //
 // Prediction
 //   The argsort at 8 to 64 keys an array: 0.85x to 0.9x v20's time (the lab note short_arrays
-//   measured the same change as a variant: 0.84x at 8 keys, 0.88x at 64); at 256 and 512 keys
-//   0.93x to 1.0x; at 1024 keys and more, v20's time. Keys alone: v20's time.
+//   measured the change without prefix_tile_places as a variant: 0.84x at 8 keys, 0.88x at 64);
+//   at 256 and 512 keys 0.93x to 1.0x; at 1024 keys and more, v20's time. Keys alone: v20's
+//   time.
 //   Speedup at 2^29 over the stage before: 1.0x; one long array's sort of keys is v20's.
 //
 // Build and run
@@ -777,9 +780,10 @@ __host__ __device__ constexpr unsigned prefix_tile_places(unsigned tile_size) {
 
 // The argsort of every array of `segment` keys of a tile (segment <= tile_size), one block a
 // tile as block_sort: steps 1 to 3 of this file's header (docs/19_v17_prefix_argsort.md works
-// them through for arrays of 4 keys). At most 64 registers a thread leave room for 4 blocks per
-// SM on sm_90; left to itself ptxas gave the lab's kernel (tools/prefix_argsort.cu) more, room
-// for 2, and a probe there, not recorded, found it slower so.
+// them through for arrays of 4 keys). At most 64 registers a thread leave room for 32 warps per
+// SM on sm_90: 4 blocks of eight warps, or 32 blocks of one (also sm_90's limit of resident
+// blocks); left to itself ptxas gave the lab's kernel (tools/prefix_argsort.cu) more, room for 2
+// blocks of eight warps, and a probe there, not recorded, found it slower so.
 __global__ void __maxnreg__(64)
     block_prefix_argsort(int *keys, int *indices, unsigned tile_size, unsigned segment,
                          bool ascending, bool floats) {
@@ -788,7 +792,8 @@ __global__ void __maxnreg__(64)
   // sort's exchanges, then the sorted words by place; `orders` for the order words of the keys
   // as they came, by place (= by position), then the order word of the key at each sorted
   // place. Both padded, as the tile is. Its size, padded(prefix_tile_places(tile_size)) items,
-  // is given at launch (prefix_argsort_segments): 528 items, 4.1 KB, for a tile of 512 keys.
+  // is given at launch (prefix_argsort_segments): 528 items, 4.1 KB, for a tile of 512 keys. A
+  // static tile of 4096 keys, 33 KB, would let an SM hold six blocks of one warp (the header).
   extern __shared__ Item shared[];
   unsigned *words = reinterpret_cast<unsigned *>(shared);
   unsigned *orders = words + padded(prefix_tile_places(tile_size));

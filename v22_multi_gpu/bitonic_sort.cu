@@ -797,9 +797,10 @@ __host__ __device__ constexpr unsigned prefix_tile_places(unsigned tile_size) {
 
 // The argsort of every array of `segment` keys of a tile (segment <= tile_size), one block a
 // tile as block_sort: steps 1 to 3 of this file's header (docs/19_v17_prefix_argsort.md works
-// them through for arrays of 4 keys). At most 64 registers a thread leave room for 4 blocks per
-// SM on sm_90; left to itself ptxas gave the lab's kernel (tools/prefix_argsort.cu) more, room
-// for 2, and a probe there, not recorded, found it slower so.
+// them through for arrays of 4 keys). At most 64 registers a thread leave room for 32 warps per
+// SM on sm_90: 4 blocks of eight warps, or 32 blocks of one (also sm_90's limit of resident
+// blocks); left to itself ptxas gave the lab's kernel (tools/prefix_argsort.cu) more, room for 2
+// blocks of eight warps, and a probe there, not recorded, found it slower so.
 __global__ void __maxnreg__(64)
     block_prefix_argsort(int *keys, int *indices, unsigned tile_size, unsigned segment,
                          bool ascending, bool floats) {
@@ -808,7 +809,8 @@ __global__ void __maxnreg__(64)
   // sort's exchanges, then the sorted words by place; `orders` for the order words of the keys
   // as they came, by place (= by position), then the order word of the key at each sorted
   // place. Both padded, as the tile is. Its size, padded(prefix_tile_places(tile_size)) items,
-  // is given at launch (prefix_argsort_segments): 528 items, 4.1 KB, for a tile of 512 keys.
+  // is given at launch (prefix_argsort_segments): 528 items, 4.1 KB, for a tile of 512 keys. A
+  // static tile of 4096 keys, 33 KB, would let an SM hold six blocks of one warp (the header).
   extern __shared__ Item shared[];
   unsigned *words = reinterpret_cast<unsigned *>(shared);
   unsigned *orders = words + padded(prefix_tile_places(tile_size));
