@@ -93,15 +93,18 @@ does not make.
                  (cub_packed_radix) and, up to 2^16 keys per array, torch.sort on rows
                  (tools/torch_rows.py; skipped with one line where PyTorch cannot be imported),
                  for arrays of 2 .. 2^27 keys, 2^27 keys in all (chapter 10)
-  segment_stages every stage from v8 on (v8_batched .. v20_register_fixup) on many arrays,
-                 keys alone, against v8's fastest rivals (cub_segmented, cub_packed_radix,
+  segment_stages_short, segment_stages_long
+                 every stage from v8 on (v8_batched .. v21_warp_tiles) on many arrays, keys
+                 alone, against v8's fastest rivals (cub_segmented, cub_packed_radix,
                  torch.sort up to 2^16 keys per array), at every power of two from 8 to 4096
                  keys per array and at 2^14, 2^16, 2^18 and 2^20; and the argsorts
-                 (--values) of v9_argsort, v15_tile4096, v17_prefix_argsort, v18_mirrored,
-                 v19_coalesced_store, v20_register_fixup and cub_packed_radix at 8, 128,
-                 1024, 4096 and the four longer lengths, v19's and v20's at every length of
-                 the keys; the top 16 (--top 16) of v16_register_top .. v20_register_fixup at
-                 128 .. 4096 keys per array; 2^27 keys in all (chapters 22 and 25)
+                 (--values) of v9_argsort, v15_tile4096, v17_prefix_argsort .. v21_warp_tiles
+                 and cub_packed_radix at 8, 128, 1024, 4096 and the four longer lengths,
+                 v19's, v20's and v21's at every length of the keys; the top 16 (--top 16) of
+                 v16_register_top .. v21_warp_tiles at 128 .. 4096 keys per array; 2^27 keys
+                 in all. One experiment, segment_stages, in two runs that each fit a device
+                 call: _short the arrays of 8 .. 512 keys, _long those of 1024 .. 2^20
+                 (chapters 22, 23 and 25)
   segment_spread v8_batched, v12_key_words, v13_any_bits and v14_span at 8 and 16 keys per
                  array, each in five separate runs taken in turns, 2^27 keys in all (lab note
                  many_arrays)
@@ -596,39 +599,53 @@ STAGE_SEGMENTS = [3, 7, 10, 12, 14, 16, 18, 20]
 # The stages' keys alone and their rivals run at every power of two from 8 to 4096 as well: the
 # lengths where the course names one stage for many arrays (chapter 25).
 STAGE_KEY_SEGMENTS = sorted(set(STAGE_SEGMENTS) | set(range(3, 13)))
-# Every stage up to v20 that sorts many arrays, keys alone (v21 is not in this run yet: README,
-# Limits; v22 sorts one array across GPUs).
+# Every stage that sorts many arrays, keys alone (v22 sorts one array across GPUs).
 STAGE_KEY_PROGRAMS = ("v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
                       "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top",
                       "v17_prefix_argsort", "v18_mirrored", "v19_coalesced_store",
-                      "v20_register_fixup")
+                      "v20_register_fixup", "v21_warp_tiles")
 # The stages whose argsorts (--values) run there, and the library rivals of the keys and of the
 # argsorts (torch.sort joins both).
 STAGE_ARGSORT_PROGRAMS = ("v9_argsort", "v15_tile4096", "v17_prefix_argsort", "v18_mirrored",
-                          "v19_coalesced_store", "v20_register_fixup")
-# The argsorts that run at every length of the keys as well: v19's and v20's, so that
-# each argsort can be set against its keys at each (chapters 21 and 22).
-STAGE_ARGSORT_EVERY_LENGTH = ("v19_coalesced_store", "v20_register_fixup")
+                          "v19_coalesced_store", "v20_register_fixup", "v21_warp_tiles")
+# The argsorts that run at every length of the keys as well: v19's, v20's and v21's, so that
+# each argsort can be set against its keys at each (chapters 21 to 23).
+STAGE_ARGSORT_EVERY_LENGTH = ("v19_coalesced_store", "v20_register_fixup", "v21_warp_tiles")
 # The stages whose top-k keeps up to 16 keys in one launch (v16 on), with --top 16 on arrays of
 # STAGE_TOP_SEGMENTS keys: whether each beats its own full sort there (chapter 18's question, for
 # the stage the course names for many arrays too).
 STAGE_TOP_PROGRAMS = ("v16_register_top", "v17_prefix_argsort", "v18_mirrored",
-                      "v19_coalesced_store", "v20_register_fixup")
+                      "v19_coalesced_store", "v20_register_fixup", "v21_warp_tiles")
 STAGE_TOP_SEGMENTS = range(7, 13)
 STAGE_KEY_RIVALS = ("cub_segmented", "cub_packed_radix")
 STAGE_ARGSORT_RIVALS = ("cub_packed_radix",)
+# The longest arrays of segment_stages_short: 512 keys, the longest of v21's tiles of one warp.
+# Every run of one length is in one of the two halves, so that a length's stages and rivals are
+# compared within one run.
+STAGE_SHORT_MAX = 9
 
 
-def segment_stages(runner):
-    """Every stage from v8 on, keys alone, and the argsorts of v9, v15, v17 .. v20, against
-    the rivals of the segments and argsorts experiments: keys at 2^STAGE_KEY_SEGMENTS keys per
-    array, argsorts at 2^STAGE_SEGMENTS (STAGE_ARGSORT_EVERY_LENGTH's at the keys' lengths), and
-    the top 16 of STAGE_TOP_PROGRAMS at 2^STAGE_TOP_SEGMENTS."""
+def segment_stages_short(runner):
+    """segment_stages's runs on arrays of 8 .. 2^STAGE_SHORT_MAX keys."""
+    return segment_stages(runner, [q for q in STAGE_KEY_SEGMENTS if q <= STAGE_SHORT_MAX])
+
+
+def segment_stages_long(runner):
+    """segment_stages's runs on arrays of 2^(STAGE_SHORT_MAX + 1) .. 2^20 keys."""
+    return segment_stages(runner, [q for q in STAGE_KEY_SEGMENTS if q > STAGE_SHORT_MAX])
+
+
+def segment_stages(runner, log2_segments):
+    """Every stage from v8 on, keys alone, and the argsorts of v9, v15, v17 .. v21, against
+    the rivals of the segments and argsorts experiments, at the lengths 2^log2_segments of
+    STAGE_KEY_SEGMENTS: keys at each, argsorts where it is one of STAGE_SEGMENTS
+    (STAGE_ARGSORT_EVERY_LENGTH's at each), and the top 16 of STAGE_TOP_PROGRAMS where it is one
+    of STAGE_TOP_SEGMENTS; every record of experiment segment_stages."""
     keys = {name: [] for name in STAGE_KEY_PROGRAMS + STAGE_KEY_RIVALS}
     argsorts = {f"{name} --values": ["--values"]
                 for name in STAGE_ARGSORT_PROGRAMS + STAGE_ARGSORT_RIVALS}
     records, torch_runs = [], []
-    for log2_segment in STAGE_KEY_SEGMENTS:
+    for log2_segment in log2_segments:
         arguments = ["--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"]
         programs = dict(keys, **argsorts) if log2_segment in STAGE_SEGMENTS else dict(
             keys, **{f"{name} --values": ["--values"] for name in STAGE_ARGSORT_EVERY_LENGTH})
@@ -889,7 +906,8 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "v16_tops": v16_tops, "v17_argsorts": v17_argsorts,
                "long_argsorts": long_argsorts, "segments": segments,
-               "segment_stages": segment_stages, "segment_spread": segment_spread,
+               "segment_stages_short": segment_stages_short,
+               "segment_stages_long": segment_stages_long, "segment_spread": segment_spread,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,
                "floats": floats, "gpus": gpus, "exchange": exchange,
                "spread": spread, "distributions": distributions,

@@ -99,6 +99,17 @@ def tour(sizes, seconds):
                  every_stage=True)
 
 
+def segment_stages(half, lengths, seconds):
+    """One of the two runs of experiment segment_stages (tools/experiments.py), each within a
+    device call of ten minutes: together, with v8 .. v20 alone, they took 358 s on an H200
+    (2026-12-01), and with v21 as well more than 576 s, stopped."""
+    function = f"segment_stages_{half}"
+    return Chunk(f"segment_stages-{half}", [tool("experiments.py", "--build", "{build}", "--out",
+                                                  "{out}", function)],
+                 {"segment_stages": f"{function}.csv"}, "every stage from v8 on against the "
+                 f"rivals, arrays of {lengths} keys, keys, argsorts and top 16", seconds)
+
+
 def fact(name, experiment_name, covers, seconds, optional=False):
     return Chunk(f"facts-{name}", [tool("ncu_facts.py", "--build", "{build}", "--out", "{out}",
                                         name)],
@@ -204,8 +215,8 @@ CHUNKS = [
                program="barriers"),
     experiment("segments", "v8 against the libraries' segmented sorts and torch.sort, arrays "
                "of 2 .. 2^27 keys", 370),
-    experiment("segment_stages", "every stage from v8 on against the rivals, arrays of 8 .. 2^20 "
-               "keys, keys and argsorts", 460),
+    segment_stages("short", "8 .. 512", 230),
+    segment_stages("long", "1024 .. 2^20", 250),
     experiment("segment_spread", "v8 and the stages closest to it at 8 and 16 keys per array, "
                "five separate runs each (lab note many_arrays)", 60, optional=True),
     experiment("argsorts", "v9's argsort against the libraries' and torch.sort, arrays of "
@@ -602,7 +613,7 @@ def list_chunks(recorder, chunks):
             total["measured"] += estimate
         mark = " (--all)" if chunk.optional else ""
         guess = " " if recorder.measured(chunk) else "~"
-        print(f"{chunk.name:16} {guess}{estimate:4.0f} s  {recorder.status(chunk):28} "
+        print(f"{chunk.name:20} {guess}{estimate:4.0f} s  {recorder.status(chunk):28} "
               f"{chunk.covers}{mark}")
     optional = sum(chunk.optional for chunk in chunks)
     print(f"{len(chunks) - optional} chunks, about {total['one'] / 60:.0f} minutes on one of "
