@@ -93,8 +93,7 @@ does not make.
                  (cub_packed_radix) and, up to 2^16 keys per array, torch.sort on rows
                  (tools/torch_rows.py; skipped with one line where PyTorch cannot be imported),
                  for arrays of 2 .. 2^27 keys, 2^27 keys in all (chapter 10)
-  segment_stages_short, segment_stages_long
-                 every stage from v8 on (v8_batched .. v21_warp_tiles) on many arrays, keys
+  segment_stages every stage from v8 on (v8_batched .. v21_warp_tiles) on many arrays, keys
                  alone, against v8's fastest rivals (cub_segmented, cub_packed_radix,
                  torch.sort up to 2^16 keys per array), at every power of two from 8 to 4096
                  keys per array and at 2^14, 2^16, 2^18 and 2^20; and the argsorts
@@ -102,9 +101,10 @@ does not make.
                  and cub_packed_radix at 8, 128, 1024, 4096 and the four longer lengths,
                  v19's, v20's and v21's at every length of the keys; the top 16 (--top 16) of
                  v16_register_top .. v21_warp_tiles at 128 .. 4096 keys per array; 2^27 keys
-                 in all. One experiment, segment_stages, in two runs that each fit a device
-                 call: _short the arrays of 8 .. 512 keys, _long those of 1024 .. 2^20
-                 (chapters 22, 23 and 25)
+                 in all (chapters 20 to 23 and 25). It takes more than ten minutes on an H200:
+                 segment_stages_short (arrays of 8 .. 512 keys) and segment_stages_long (1024
+                 .. 2^20) make the same runs in two halves, each shorter, and write
+                 segment_stages_short.csv and segment_stages_long.csv
   segment_spread v8_batched, v12_key_words, v13_any_bits and v14_span at 8 and 16 keys per
                  array, each in five separate runs taken in turns, 2^27 keys in all (lab note
                  many_arrays)
@@ -625,17 +625,22 @@ STAGE_ARGSORT_RIVALS = ("cub_packed_radix",)
 STAGE_SHORT_MAX = 9
 
 
+def segment_stages(runner):
+    """segment_stages's runs at every length, short and long, in one run."""
+    return stage_runs(runner, STAGE_KEY_SEGMENTS)
+
+
 def segment_stages_short(runner):
     """segment_stages's runs on arrays of 8 .. 2^STAGE_SHORT_MAX keys."""
-    return segment_stages(runner, [q for q in STAGE_KEY_SEGMENTS if q <= STAGE_SHORT_MAX])
+    return stage_runs(runner, [q for q in STAGE_KEY_SEGMENTS if q <= STAGE_SHORT_MAX])
 
 
 def segment_stages_long(runner):
     """segment_stages's runs on arrays of 2^(STAGE_SHORT_MAX + 1) .. 2^20 keys."""
-    return segment_stages(runner, [q for q in STAGE_KEY_SEGMENTS if q > STAGE_SHORT_MAX])
+    return stage_runs(runner, [q for q in STAGE_KEY_SEGMENTS if q > STAGE_SHORT_MAX])
 
 
-def segment_stages(runner, log2_segments):
+def stage_runs(runner, log2_segments):
     """Every stage from v8 on, keys alone, and the argsorts of v9, v15, v17 .. v21, against
     the rivals of the segments and argsorts experiments, at the lengths 2^log2_segments of
     STAGE_KEY_SEGMENTS: keys at each, argsorts where it is one of STAGE_SEGMENTS
@@ -906,7 +911,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "v16_tops": v16_tops, "v17_argsorts": v17_argsorts,
                "long_argsorts": long_argsorts, "segments": segments,
-               "segment_stages_short": segment_stages_short,
+               "segment_stages": segment_stages, "segment_stages_short": segment_stages_short,
                "segment_stages_long": segment_stages_long, "segment_spread": segment_spread,
                "argsorts": argsorts, "word_argsorts": word_argsorts, "tops": tops,
                "floats": floats, "gpus": gpus, "exchange": exchange,

@@ -447,12 +447,12 @@ check(fact(["short_stages", "stage", "v15_tile4096", "8", "l2_write_sectors"], N
       "recorded")
 keys = tables.segment_stages_table().splitlines()
 argsorts = tables.segment_stages_table(values=True).splitlines()
-check(keys[2] == "| 2^3 (8) | 1.00 | - | - | - | - | 1.50 | 1.40 | 1.20 | - | - | - | - | - | 3.00 | "
+check(keys[2] == "| 2^3 (8) | 1.00 | - | - | - | - | 1.50 | 1.40 | 1.20 | - | - | - | - | - | - | 3.00 | "
       "9.00 | 5.00 | "
       "`v8_batched` | "
       "2.0 | DeviceSegmentedSort: 3.00x |" and
       keys[3].endswith("| `v8_batched` | 4.0 | DeviceSegmentedSort: 0.95x |") and
-      keys[4] == "| 2^20 (1048576) | 10.00 | - | - | - | - | 8.00 | 6.00 | 5.00 | - | - | - | - | - | "
+      keys[4] == "| 2^20 (1048576) | 10.00 | - | - | - | - | 8.00 | 6.00 | 5.00 | - | - | - | - | - | - | "
       "20.00 | 7.00 | "
       "- | `v15_tile4096` | 10.0 | packed DeviceRadixSort: 1.40x |" and
       "DATA segment_stages" in keys[6] and "NVIDIA H200" in keys[6],

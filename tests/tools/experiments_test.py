@@ -226,6 +226,13 @@ check(len(runs) == 14 * 16 + 8 * 8 + 3 * 6 + 6 * 6 + 12 and
       "in all; 8 .. 512 in the first half, 1024 .. 2^20 in the second")
 check(batches == [("segment_stages", 7), ("segment_stages", 5)],
       f"segment_stages: torch.sort in one batch a half ({batches})")
+# segment_stages itself (the command chapters 20 to 22 give) makes the two halves' runs in one.
+batches.clear()
+whole = experiments.segment_stages(Runner())
+check([run[:3] for run in whole if run[1] != "torch.sort"] ==
+      [run[:3] for run in runs if run[1] != "torch.sort"] and
+      batches == [("segment_stages", 12)],
+      "segment_stages: the runs of both halves, torch.sort in one batch")
 
 # segment_spread: v8 and the three stages closest to it, at 8 and 16 keys per array, in turns
 # (every stage once before any runs again), as many runs as the runner's spread_runs.
