@@ -350,6 +350,8 @@ def generated_blocks(tour, profile, network_dump):
         "coalesced-stages": lambda: tables.stage_pair_table("v19_coalesced_store", "v18_mirrored"),
         "fixup-stages": lambda: tables.stage_pair_table("v20_register_fixup",
                                                         "v19_coalesced_store"),
+        "warp-tiles-stages": lambda: tables.stage_pair_table("v21_warp_tiles",
+                                                             "v20_register_fixup"),
         "directions": lambda: tables.flips_table("directions"),
         "mirrored": lambda: tables.flips_table("mirrored"),
         "v8-pipes": tables.pipes_table,

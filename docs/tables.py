@@ -1555,7 +1555,7 @@ def stage_pair_table(stage, before):
     """A chapter's measurement of a stage for many arrays, from segment_stages: for every array
     length, v8's, `before`'s and `stage`'s keys alone, stage's over before's and over v8's;
     where the argsorts ran, before's and stage's, stage's over before's and over its own keys,
-    and torch.sort's time over stage's (chapters 20 to 22)."""
+    and torch.sort's time over stage's (chapters 20 to 23)."""
     rows = recorded_rows(SEGMENT_STAGES)
     times = segment_times(SEGMENT_STAGES)
     if not rows or stage not in times:
