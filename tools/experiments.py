@@ -54,6 +54,12 @@ does not make.
                  against its variant whose arrays of 512 keys or fewer go in 512-key tiles, one
                  warp a block, so that a barrier waits for one warp, with v20's keys alone, at
                  8 .. 1024 keys an array (lab note short_arrays)
+  v21_keys       v21_warp_tiles's keys alone as built, 16 keys a thread, against its variants
+                 with 32 keys a thread (128 threads a 4096-key tile; one warp holds an array of
+                 1024 keys), the same capped at 72 registers so that seven blocks fit an SM, and
+                 the same with a round through shared memory in every merge from 128 keys on,
+                 behind a warp's barrier where the round stays in one warp, for arrays of
+                 8 .. 4096 keys (lab note short_arrays)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
                  their passes storing from layout 5 or from their last one; block_sort on v8's
@@ -498,6 +504,16 @@ def v20_warp_tiles(runner):
                           lengths=lengths))
 
 
+def v21_keys(runner):
+    """v21's keys alone as built against its variants with 32 keys a thread."""
+    return mapping_sweep(runner, "v21_keys", {
+        "16 keys a thread (as built)": stage_program(runner.build, "v21_warp_tiles"),
+        "32 keys a thread": runner.variant("v21_keys32"),
+        "32 keys a thread, seven blocks an SM": runner.variant("v21_keys32_blocks7"),
+        "32 keys a thread, rounds from 128 keys on": runner.variant("v21_keys32_rounds"),
+    }, lengths=[3, 6, 7, 8, 10, 12])
+
+
 def v13_passes(runner):
     return sweep(runner, "v13_passes", {
         "as built (bits 0 .. 4 kept, 9 global steps a pass)":
@@ -906,7 +922,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v8_mirrored": v8_mirrored, "v9_mirrored": v9_mirrored,
                "v13_groups": v13_groups, "v19_groups": v19_groups,
                "v20_rounds": v20_rounds, "v20_round_argsorts": v20_round_argsorts,
-               "v20_warp_tiles": v20_warp_tiles,
+               "v20_warp_tiles": v20_warp_tiles, "v21_keys": v21_keys,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "v16_tops": v16_tops, "v17_argsorts": v17_argsorts,

@@ -72,6 +72,10 @@
              v20_register_fixup's argsort (--values) as built against its variant
              v20_warp_tiles on arrays of 64 and 256 keys, 2^27 in all, with fixup's metrics.
              Writes OUT/warp_tile_kernels.csv.
+  keys32     what 32 keys a thread change in v21's sort of keys (lab note short_arrays):
+             v21_warp_tiles's block_sort as built against its variants v21_keys32 and
+             v21_keys32_blocks7, keys on arrays of 128, 1024 and 4096 keys, 2^27 in all, with
+             rounds' metrics. Writes OUT/keys32_kernels.csv.
   tiles      what tiles of one warp change in the argsort (chapter 23): v20_register_fixup's
              and v21_warp_tiles' argsorts (--values) on arrays of 64 and 256 keys, 2^27 in all,
              with fixup's metrics. Writes OUT/tile_kernels.csv.
@@ -430,6 +434,22 @@ def rounds(ncu, build, runner):
                           {**ROUNDS, **STALLS})
 
 
+def keys32(ncu, build, runner):
+    """v21's block_sort of keys as built (16 keys a thread) against its variants with 32 keys a
+    thread, as they are and capped at 72 registers, on arrays of 128, 1024 and 4096 keys."""
+    cases = []
+    for segment in ("128", "1024", "4096"):
+        arguments = ["--log2", "27", "--segment", segment]
+        cases += [("v21_warp_tiles", "16 keys a thread (as built)",
+                   course.program_command(build, "v21_warp_tiles"), arguments),
+                  ("v21_warp_tiles", "32 keys a thread", runner.variant("v21_keys32"), arguments),
+                  ("v21_warp_tiles", "32 keys a thread, seven blocks an SM",
+                   runner.variant("v21_keys32_blocks7"), arguments)]
+    return kernel_records(ncu, runner, cases,
+                          ["--section", "WarpStateStats", "--metrics", ",".join(ROUNDS)],
+                          {**ROUNDS, **STALLS})
+
+
 def warp_tiles(ncu, build, runner):
     """v20's argsort as built (4096-key tiles, eight warps a block) against its variant whose
     arrays of 512 keys or fewer go in 512-key tiles of one warp, at 64 and 256 keys."""
@@ -548,6 +568,7 @@ FACTS = {"libraries": ("library_kernels.csv", libraries),
          "fixup": ("fixup_kernels.csv", fixup),
          "rounds": ("round_kernels.csv", rounds),
          "warp_tiles": ("warp_tile_kernels.csv", warp_tiles),
+         "keys32": ("keys32_kernels.csv", keys32),
          "tiles": ("tile_kernels.csv", tiles),
          "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed),

@@ -153,7 +153,8 @@ REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words
                      "v13_group15,v13_keys16,v13_span,v14_padded,v14_span,v14_tail6,v15_padded,"
                      "v15_tile4096,v16_register_top,v17_prefix_argsort,v17_vote_first,"
                      "v18_mirrored,v19_coalesced_store,v19_group15,v20_register_fixup,v20_round512,"
-                     "v20_round256,v20_warp_tiles,v21_warp_tiles")
+                     "v20_round256,v20_warp_tiles,v21_warp_tiles,v21_keys32,v21_keys32_blocks7,"
+                     "v21_keys32_rounds")
 # At 2^20: the stages whose profile the chapters read at that size, and the variant of the lab
 # note on groups.
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
@@ -250,6 +251,8 @@ CHUNKS = [
                optional=True),
     experiment("v20_warp_tiles", "v20's argsort in 512-key tiles of one warp for arrays of 512 "
                "keys or fewer (chapter 22, lab note short_arrays)", 40),
+    experiment("v21_keys", "v21's keys against variants with 32 keys a thread (lab note "
+               "short_arrays)", 120, optional=True),
     experiment("v13_passes", "v13's variants with fewer passes (lab note passes)", 260),
     experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
     experiment("v14_span", "v14 and its variants against CUB (chapter 16)", 200),
@@ -312,6 +315,8 @@ CHUNKS = [
          "v19's fix-up through shared memory (chapter 22)", 60),
     fact("rounds", "round_kernels", "what a round through shared memory saves in v20's smaller "
          "merges (lab note short_arrays)", 45, optional=True),
+    fact("keys32", "keys32_kernels", "what 32 keys a thread change in v21's sort of keys (lab "
+         "note short_arrays)", 45, optional=True),
     fact("warp_tiles", "warp_tile_kernels", "v20's argsort in 512-key tiles of one warp, with "
          "the waits (lab note short_arrays, chapter 23)", 30),
     fact("tiles", "tile_kernels", "what v21's tiles of one warp save against v20's tiles of "
