@@ -60,6 +60,11 @@ does not make.
                  the same with a round through shared memory in every merge from 128 keys on,
                  behind a warp's barrier where the round stays in one warp, for arrays of
                  8 .. 4096 keys (lab note short_arrays)
+  v21_slots      v21_warp_tiles as built, whose exchanges through the tile compute each word's
+                 place from the thread and the register together, against its variant that adds
+                 a constant for each register to a base for each thread, as it is and held to six
+                 blocks an SM, keys and argsorts (--values) on arrays of 8 .. 4096 keys (lab note
+                 short_arrays)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
                  their passes storing from layout 5 or from their last one; block_sort on v8's
@@ -514,6 +519,22 @@ def v21_keys(runner):
     }, lengths=[3, 6, 7, 8, 10, 12])
 
 
+def v21_slots(runner):
+    """v21 as built against its variants whose exchanges add a constant for each register to a
+    base for each thread: keys for all three, then the argsorts of the stage and the first."""
+    lengths = [3, 6, 7, 8, 10, 12]
+    stage = stage_program(runner.build, "v21_warp_tiles")
+    return (mapping_sweep(runner, "v21_slots", {
+        "keys, as built": stage,
+        "keys, a base and constants": runner.variant("v21_slot_sums"),
+        "keys, a base and constants, six blocks an SM": runner.variant("v21_slot_sums_blocks6"),
+    }, lengths=lengths) +
+            mapping_sweep(runner, "v21_slots", {
+                "argsort, as built": stage,
+                "argsort, a base and constants": runner.variant("v21_slot_sums"),
+            }, ["--values"], lengths=lengths))
+
+
 def v13_passes(runner):
     return sweep(runner, "v13_passes", {
         "as built (bits 0 .. 4 kept, 9 global steps a pass)":
@@ -923,6 +944,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v13_groups": v13_groups, "v19_groups": v19_groups,
                "v20_rounds": v20_rounds, "v20_round_argsorts": v20_round_argsorts,
                "v20_warp_tiles": v20_warp_tiles, "v21_keys": v21_keys,
+               "v21_slots": v21_slots,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "v16_tops": v16_tops, "v17_argsorts": v17_argsorts,

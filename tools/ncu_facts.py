@@ -76,6 +76,10 @@
              v21_warp_tiles's block_sort as built against its variants v21_keys32 and
              v21_keys32_blocks7, keys on arrays of 128, 1024 and 4096 keys, 2^27 in all, with
              rounds' metrics. Writes OUT/keys32_kernels.csv.
+  slots      what a base and constants for the tile's words change in v21's sort of keys (lab
+             note short_arrays): v21_warp_tiles's block_sort as built against its variants
+             v21_slot_sums and v21_slot_sums_blocks6, keys on arrays of 1024 and 4096 keys, 2^27
+             in all, with rounds' metrics. Writes OUT/slot_kernels.csv.
   tiles      what tiles of one warp change in the argsort (chapter 23): v20_register_fixup's
              and v21_warp_tiles' argsorts (--values) on arrays of 64 and 256 keys, 2^27 in all,
              with fixup's metrics. Writes OUT/tile_kernels.csv.
@@ -450,6 +454,24 @@ def keys32(ncu, build, runner):
                           {**ROUNDS, **STALLS})
 
 
+def slots(ncu, build, runner):
+    """v21's block_sort of keys as built against its variants that add a constant for each
+    register to a base for each thread, as it is and held to six blocks an SM, on arrays of 1024
+    and 4096 keys."""
+    cases = []
+    for segment in ("1024", "4096"):
+        arguments = ["--log2", "27", "--segment", segment]
+        cases += [("v21_warp_tiles", "as built", course.program_command(build, "v21_warp_tiles"),
+                   arguments),
+                  ("v21_warp_tiles", "a base and constants", runner.variant("v21_slot_sums"),
+                   arguments),
+                  ("v21_warp_tiles", "a base and constants, six blocks an SM",
+                   runner.variant("v21_slot_sums_blocks6"), arguments)]
+    return kernel_records(ncu, runner, cases,
+                          ["--section", "WarpStateStats", "--metrics", ",".join(ROUNDS)],
+                          {**ROUNDS, **STALLS})
+
+
 def warp_tiles(ncu, build, runner):
     """v20's argsort as built (4096-key tiles, eight warps a block) against its variant whose
     arrays of 512 keys or fewer go in 512-key tiles of one warp, at 64 and 256 keys."""
@@ -569,6 +591,7 @@ FACTS = {"libraries": ("library_kernels.csv", libraries),
          "rounds": ("round_kernels.csv", rounds),
          "warp_tiles": ("warp_tile_kernels.csv", warp_tiles),
          "keys32": ("keys32_kernels.csv", keys32),
+         "slots": ("slot_kernels.csv", slots),
          "tiles": ("tile_kernels.csv", tiles),
          "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed),

@@ -154,7 +154,7 @@ REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words
                      "v15_tile4096,v16_register_top,v17_prefix_argsort,v17_vote_first,"
                      "v18_mirrored,v19_coalesced_store,v19_group15,v20_register_fixup,v20_round512,"
                      "v20_round256,v20_warp_tiles,v21_warp_tiles,v21_keys32,v21_keys32_blocks7,"
-                     "v21_keys32_rounds")
+                     "v21_keys32_rounds,v21_slot_sums,v21_slot_sums_blocks6")
 # At 2^20: the stages whose profile the chapters read at that size, and the variant of the lab
 # note on groups.
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
@@ -253,6 +253,8 @@ CHUNKS = [
                "keys or fewer (chapter 22, lab note short_arrays)", 40),
     experiment("v21_keys", "v21's keys against variants with 32 keys a thread (lab note "
                "short_arrays)", 120, optional=True),
+    experiment("v21_slots", "v21 against its variants whose exchanges add a constant for each "
+               "register to a base for each thread (lab note short_arrays)", 90, optional=True),
     experiment("v13_passes", "v13's variants with fewer passes (lab note passes)", 260),
     experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
     experiment("v14_span", "v14 and its variants against CUB (chapter 16)", 200),
@@ -315,6 +317,8 @@ CHUNKS = [
          "v19's fix-up through shared memory (chapter 22)", 60),
     fact("rounds", "round_kernels", "what a round through shared memory saves in v20's smaller "
          "merges (lab note short_arrays)", 45, optional=True),
+    fact("slots", "slot_kernels", "what a base and constants for the tile's words change in v21's "
+         "sort of keys (lab note short_arrays)", 45, optional=True),
     fact("keys32", "keys32_kernels", "what 32 keys a thread change in v21's sort of keys (lab "
          "note short_arrays)", 45, optional=True),
     fact("warp_tiles", "warp_tile_kernels", "v20's argsort in 512-key tiles of one warp, with "

@@ -790,7 +790,8 @@ check(generate.notes_only_experiments() == {"v9_directions", "v9_mirrored", "pip
                                              "clusters", "v15_tops", "segment_spread",
                                              "groups_kernel_times", "groups_kernel_metrics",
                                              "v20_rounds", "v20_round_argsorts", "round_kernels",
-                                             "v21_keys", "keys32_kernels"},
+                                             "v21_keys", "keys32_kernels", "v21_slots",
+                                             "slot_kernels"},
       "the experiments only optional chunks write: those the lab notes alone read")
 
 
