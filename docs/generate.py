@@ -345,6 +345,7 @@ def generated_blocks(tour, profile, network_dump):
         "v20-rounds": lambda: tables.mapping_table("v20_rounds"),
         "v20-round-argsorts": lambda: tables.mapping_table("v20_round_argsorts"),
         "v21-keys": lambda: tables.mapping_table("v21_keys"),
+        "v21-slots": lambda: tables.mapping_table("v21_slots"),
         "v20-warp-tiles": lambda: tables.mapping_table("v20_warp_tiles"),
         "v17-argsorts": tables.v17_argsorts_table,
         "mirrored-stages": lambda: tables.stage_pair_table("v18_mirrored", "v17_prefix_argsort"),
