@@ -354,6 +354,8 @@ def generated_blocks(tour, profile, network_dump):
                                                         "v19_coalesced_store"),
         "warp-tiles-stages": lambda: tables.stage_pair_table("v21_warp_tiles",
                                                              "v20_register_fixup"),
+        "slot-offsets-stages": lambda: tables.stage_pair_table("v22_slot_offsets",
+                                                               "v21_warp_tiles"),
         "directions": lambda: tables.flips_table("directions"),
         "mirrored": lambda: tables.flips_table("mirrored"),
         "v8-pipes": tables.pipes_table,
@@ -373,7 +375,7 @@ def generated_blocks(tour, profile, network_dump):
             baseline_label="the stage as built"),
         "v13-passes-profile": lambda: tables.passes_profile_table(profile),
         "passes-v14_span": lambda: tables.span_passes_table(network_dump, tour),
-        # What to use, by workload (chapter 25).
+        # What to use, by workload (chapter 26).
         "which-sort": lambda: tables.which_sort_table(tour),
         # What v14_span's rule for a merge's last pass costs in passes (chapter 16).
         "tail-rule-passes": lambda: tables.tail_rule_text(network_dump),
@@ -629,7 +631,7 @@ INLINE_VALUES = {
     "neighbours-verdict": spread_value("neighbours-verdict"),
     # ratio:Q or over-one:Q: the two ranks' time at 2^Q over the one process's (tables.py).
     "ranks": lambda args, tour, profile: tables.ranks_value(args[0], int(args[1])),
-    # The measured time of 2^31 keys on two GPUs over chapter 24's model of it.
+    # The measured time of 2^31 keys on two GPUs over chapter 25's model of it.
     "gpus-model-ratio": lambda args, tour, profile: (
         tables.NOT_MEASURED if tables.gpus_model() is None else
         f"{tables.gpus_model()[0] / tables.gpus_model()[1]:.3f}x"),

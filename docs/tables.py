@@ -312,7 +312,7 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/25_results.md` has the full story.\n")
+            "bandwidth; `docs/26_results.md` has the full story.\n")
 
 
 # The stage the results chapter sets against the libraries at every size: v7, the last stage of
@@ -1555,7 +1555,7 @@ def stage_pair_table(stage, before):
     """A chapter's measurement of a stage for many arrays, from segment_stages: for every array
     length, v8's, `before`'s and `stage`'s keys alone, stage's over before's and over v8's;
     where the argsorts ran, before's and stage's, stage's over before's and over its own keys,
-    and torch.sort's time over stage's (chapters 20 to 23)."""
+    and torch.sort's time over stage's (chapters 20 to 24)."""
     rows = recorded_rows(SEGMENT_STAGES)
     times = segment_times(SEGMENT_STAGES)
     if not rows or stage not in times:

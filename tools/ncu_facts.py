@@ -76,8 +76,8 @@
              v21_warp_tiles's block_sort as built against its variants v21_keys32 and
              v21_keys32_blocks7, keys on arrays of 128, 1024 and 4096 keys, 2^27 in all, with
              rounds' metrics. Writes OUT/keys32_kernels.csv.
-  slots      what a base and constants for the tile's words change in v21's sort of keys (lab
-             note short_arrays): v21_warp_tiles's block_sort as built against its variants
+  slots      what a base and constants for the tile's words change in v21's sort of keys
+             (chapter 24, lab note short_arrays): v21_warp_tiles's block_sort as built against its variants
              v21_slot_sums and v21_slot_sums_blocks6, keys on arrays of 1024 and 4096 keys, 2^27
              in all, with rounds' metrics. Writes OUT/slot_kernels.csv.
   tiles      what tiles of one warp change in the argsort (chapter 23): v20_register_fixup's

@@ -154,12 +154,12 @@ REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words
                      "v15_tile4096,v16_register_top,v17_prefix_argsort,v17_vote_first,"
                      "v18_mirrored,v19_coalesced_store,v19_group15,v20_register_fixup,v20_round512,"
                      "v20_round256,v20_warp_tiles,v21_warp_tiles,v21_keys32,v21_keys32_blocks7,"
-                     "v21_keys32_rounds,v21_slot_sums,v21_slot_sums_blocks6")
+                     "v21_keys32_rounds,v21_slot_sums,v21_slot_sums_blocks6,v22_slot_offsets")
 # At 2^20: the stages whose profile the chapters read at that size, and the variant of the lab
 # note on groups.
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
                      "v7_register_tile,v13_any_bits,v14_span,v15_tile4096")
-# At 2^27: the stages the chapters read a profile of at that size (v8 .. v12 and v22 are read at
+# At 2^27: the stages the chapters read a profile of at that size (v8 .. v12 and v23 are read at
 # 2^20 alone), in two chunks, each well inside a device call of ten minutes (profile-20's eleven
 # programs took 113 s at 2^20): v0 .. v5, whose hundreds of launches take one Nsight Compute pass
 # apiece, and the rest with the variants chapters 15 to 17 read.
@@ -318,7 +318,7 @@ CHUNKS = [
     fact("rounds", "round_kernels", "what a round through shared memory saves in v20's smaller "
          "merges (lab note short_arrays)", 45, optional=True),
     fact("slots", "slot_kernels", "what a base and constants for the tile's words change in v21's "
-         "sort of keys (lab note short_arrays)", 45, optional=True),
+         "sort of keys (chapter 24, lab note short_arrays)", 45),
     fact("keys32", "keys32_kernels", "what 32 keys a thread change in v21's sort of keys (lab "
          "note short_arrays)", 45, optional=True),
     fact("warp_tiles", "warp_tile_kernels", "v20's argsort in 512-key tiles of one warp, with "
@@ -330,7 +330,7 @@ CHUNKS = [
     fact("packed", "packed_kernels", "the kernels of the packed radix sort", 45),
     fact("short_stages", "short_stages", "why v15 sorts short arrays more slowly than v8 (lab "
          "note many_arrays)", 45, optional=True),
-    experiment("gpus", "v22 on one GPU and on two, in one process and as two under mpirun, "
+    experiment("gpus", "v23 on one GPU and on two, in one process and as two under mpirun, "
                "2^29 .. 2^31 keys", 310, gpus=2),
     experiment("exchange", "NCCL's exchange between two GPUs alone", 30, program="nccl_exchange",
                gpus=2),

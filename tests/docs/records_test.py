@@ -110,7 +110,7 @@ for name in records.record_names():
 with tempfile.TemporaryDirectory() as scratch:
     copy = os.path.join(scratch, "course")
     for folder in ["common", "tools", "v4_half_threads", "v5_bank_free", "v8_batched",
-                   "v22_multi_gpu"]:
+                   "v23_multi_gpu"]:
         shutil.copytree(os.path.join(root, folder), os.path.join(copy, folder),
                         ignore=shutil.ignore_patterns("__pycache__"))
 
@@ -158,19 +158,19 @@ with tempfile.TemporaryDirectory() as scratch:
     # A run under mpirun (its variant "2 ranks") is timed by common/ranks.cpp, the one-process
     # form by sort_runner.cu: a change of ranks.cpp's code changes the first's fingerprint alone.
     sources = records.Sources(copy)
-    alone, ranks = (records.Fingerprints(sources).of_row({"program": "v22_multi_gpu",
+    alone, ranks = (records.Fingerprints(sources).of_row({"program": "v23_multi_gpu",
                                                            "variant": variant})
                     for variant in ("2 GPUs", course.ranks_variant(2)))
     check(alone and ranks and alone != ranks and
-          alone == records.fingerprint("v22_multi_gpu", sources) and
-          ranks == records.fingerprint("v22_multi_gpu", sources, as_ranks=True),
-          "a row of v22 run under mpirun has a fingerprint of its own (ranks.cpp in it)")
+          alone == records.fingerprint("v23_multi_gpu", sources) and
+          ranks == records.fingerprint("v23_multi_gpu", sources, as_ranks=True),
+          "a row of v23 run under mpirun has a fingerprint of its own (ranks.cpp in it)")
     edit("common/ranks.cpp", "  MPI_Init(&argc, &argv);", "  MPI_Init(&argc, &argv);\n  "
          "static_cast<void>(0);")
     sources = records.Sources(copy)
-    check(records.fingerprint("v22_multi_gpu", sources) == alone and
-          records.fingerprint("v22_multi_gpu", sources, as_ranks=True) != ranks,
-          "a changed line of common/ranks.cpp changes the fingerprint of v22's runs under mpirun "
+    check(records.fingerprint("v23_multi_gpu", sources) == alone and
+          records.fingerprint("v23_multi_gpu", sources, as_ranks=True) != ranks,
+          "a changed line of common/ranks.cpp changes the fingerprint of v23's runs under mpirun "
           "alone")
 
     # A record of made-up rows in two chunks, one run each: the chunk with rows of the changed

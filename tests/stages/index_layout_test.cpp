@@ -56,6 +56,31 @@ TEST_CASE("every layout covers the tile once, and its bits pair keys their strid
   }
 }
 
+TEST_CASE("a register's padded word is its thread's padded base plus a constant for the register") {
+  // v22_slot_offsets' exchange writes padded(layout_slot(thread, k, low)) as
+  // padded(layout_slot(thread, 0, low)) + padded(k << low): the thread's bits and the register's
+  // share no bit, so no carry crosses from one to the other. True of every stage's layout_slot
+  // and padded; checked for each layout, thread and register (a mirrored round's base is another
+  // thread's, covered by "each thread").
+  for (unsigned low = 0; low + kRegisterBits <= kTileBits; ++low) {
+    bool sums = true;
+    for (unsigned thread = 0; thread < kBlockThreads; ++thread) {
+      for (unsigned k = 0; k < kKeysPerThread; ++k) {
+        sums = sums &&
+            padded(layout_slot(thread, k, low)) ==
+                padded(layout_slot(thread, 0, low)) + padded(k << low);
+      }
+    }
+    INFO("layout " << low);
+    CHECK(sums);
+  }
+  // The worked example of v22_slot_offsets' header: layout 6, thread 5, register 3.
+  if (kRegisterBits == 4) {
+    CHECK(padded(layout_slot(5, 3, 6)) == 203);
+    CHECK(padded(layout_slot(5, 0, 6)) + padded(3u << 6) == 203);
+  }
+}
+
 TEST_CASE("lane-major layouts: a warp's access to one register is 32 consecutive keys") {
   for (unsigned low = 5; low + kRegisterBits <= kTileBits; ++low) {
     for (unsigned warp = 0; warp < kBlockThreads / kWarpSize; ++warp) {

@@ -1,4 +1,5 @@
-// v22_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+// v22_slot_offsets: each word of the tile that an exchange stores or loads is the thread's base
+// plus a constant for the register.
 //
 // What this program does
 //   Sorts n 32-bit integers in device memory with the bitonic sorting network
@@ -8,52 +9,40 @@
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
 // What changes from v21_warp_tiles, and why
-//   One GPU holds at most 2^30 keys. Past that the keys must spread over several GPUs, and the
-//   network does not change: with n keys on each of P GPUs (rank g holds keys g * n .. (g + 1) *
-//   n - 1), a stride below n pairs keys of one GPU, and a stride of n * s pairs key i of GPU g
-//   with key i of GPU g ^ s, chapter 1's XOR partner one level up (bitonic_index.h,
-//   for_each_exchange). So each GPU sorts its keys with v21's kernels (bitonic_sort, one array);
-//   then for each merge size of 2, 4, ..., P GPUs and each of its rank strides, every GPU swaps
-//   its keys with its partner through NCCL (ncclSend and ncclRecv in one group, exchange_keys)
-//   and keeps, at each index, the smaller or the larger key (keep_half); after a merge size's
-//   last exchange each GPU merges its own keys (bitonic_merge, the launches of
-//   for_each_merge_launch: one merge alone, whose last pass takes no strides of the next, as
-//   those pair keys of two GPUs). The GPUs, their NCCL communicators, streams and receive buffers
-//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v21's kernels, and its argsort,
-//   top-k and floats of many arrays on one GPU, do not change; keys alone move as 32-bit words,
-//   and bitonic_merge runs them so.
-//   Where Meson found MPI the program also runs as one process per GPU, the form that reaches
-//   past one machine: started by `mpirun -np P`, each process (a rank) drives one GPU and makes
-//   its share of the keys, and the ranks join one NCCL clique with an id that rank 0 makes and
-//   MPI hands to the others (join_gpu_team here, the rest in common/ranks.cpp). The kernels and
-//   the exchanges do not change: a GpuTeam says which ranks this process's GPUs are.
+//   Each exchange through the tile (the two of a merge's round, the one of the store) writes a
+//   thread's 16 registers to words of shared memory and reads 16 back. v21 finds register k's
+//   word as padded(round_slot(k, ...)): round_slot joins the thread's bits and the register's
+//   bits with an OR (layout_slot), and padded() adds one word after every 32. Written so, the
+//   whole index (the thread's bits, the OR, the padding) is worked out again for each of the 16
+//   registers: a hypothesis, which the count of instructions below fits. But where two parts
+//   share no bit, padded() of their sum is the sum of their padded()s: the five low bits of the
+//   two parts add up to less than 32, so no carry reaches the bits that count the 32s. So
+//   register k's word is the thread's base, padded(its place for register 0), plus
+//   padded(k << layout), a constant once the loop over k is unrolled and the layout is known.
+//   round_slot now returns that sum, the word itself, and exchange no longer pads.
+//     Layout 6 (the round of a merge of 1024 keys), thread 5, register 3:
+//       padded(5 | 3 << 6) = padded(197) = 197 + 6 = 203
+//       padded(5) + padded(3 << 6)       = 5 + (192 + 6) = 203
+//   In a mirrored round the upper registers take another thread's place (mirror_mask): the base
+//   is that thread's register 0, and the constants do not change. Nothing else changes: the same
+//   words are stored and loaded, in the same order, behind the same barriers.
 //
 // Prediction
-//   On two GPUs, 2^31 keys take the time of one GPU's sort of 2^30, plus one exchange of 4 GiB
-//   each way at the link's bandwidth, one keep_half (two arrays read, one written: about 1.5
-//   copies of the array) and one merge of 2^30 keys (2 group_steps passes of global strides and
-//   one on neighbouring keys, about 3 copies): a few tens of ms on top of a sort of 2^30 keys,
-//   under 1.35x this program's sort of 2^30 keys on one GPU when the GPUs share NVLink. On one
-//   GPU (P = 1) nothing changes from v21.
-//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v21's sort: the same
-//   time.
+//   Keys alone: 0.94x v21's time at 1024 and 4096 keys an array, 0.96x to 0.97x at 64 to 256,
+//   v21's at 8 (the lab note short_arrays measured this change as the variant v21_slot_sums:
+//   0.94x the instructions of block_sort at 1024 keys). The argsort, whose sort of 32-bit words
+//   makes the same exchanges: 0.94x to 0.98x. In the variant, block_sort of 32-bit words needs
+//   more registers than v21's (44 against 40), so an SM holds five of its blocks, not six.
+//   Speedup at 2^29 over the stage before: 1.0x; one long array spends its time in the group
+//   passes, whose tile words do not change.
 //
-// Build and run (NCCL must be installed: README, "Prerequisites")
-//   meson setup build && meson compile -C build v22_multi_gpu
-//   build/v22_multi_gpu/v22_multi_gpu --log2 24 --gpus 1
-//   mpirun -np 2 build/v22_multi_gpu/v22_multi_gpu --log2 24    (MPI found: one rank per GPU)
-#include <nccl.h>
-
+// Build and run
+//   meson setup build && meson compile -C build v22_slot_offsets
+//   build/v22_slot_offsets/v22_slot_offsets --log2 27 --segment 1024
 #include <algorithm>
-#include <cstring>
-#include <memory>
-#include <string>
-#include <vector>
 
 #include "bitonic_index.h"
 #include "cuda_check.h"
-#include "errors.h"
-#include "ranks.h"
 #include "stage.h"
 
 namespace {
@@ -406,14 +395,19 @@ __device__ void load_thread_major(Word (&key)[kKeysPerThread], const int *keys, 
   }
 }
 
-// The tile position of register k of this thread in layout `layout`, as layout_slot gives it,
-// except in a merge's mirrored round: there the upper half of the registers, k >= 8, holds the
-// keys of the thread whose index bits below `layout` are flipped (mirror_mask), so that the
-// mirrored first step pairs register k with register 15 - k of the same thread. Layout 0 has no
-// bits below it: there the two agree.
+// The word of the tile (a padded index) that holds register k of this thread in layout
+// `layout`, as padded(layout_slot) gives it, except in a merge's mirrored round: there the upper
+// half of the registers, k >= 8, holds the keys of the thread whose index bits below `layout` are
+// flipped (mirror_mask), so that the mirrored first step pairs register k with register 15 - k of
+// the same thread. Layout 0 has no bits below it: there the two agree.
+//   The thread's bits and the register's share no bit (layout_slot), so padded() of the whole is
+// the sum of their padded()s: the thread's base, padded(its place for register 0), and a constant
+// for register k, padded(k << layout). Layout 6, thread 5, register 3: padded(5) + padded(192) =
+// 5 + 198 = 203 = padded(197).
 __device__ unsigned round_slot(unsigned k, unsigned layout, bool mirrored) {
   const bool upper = mirrored && k >= kKeysPerThread / 2;
-  return layout_slot(upper ? threadIdx.x ^ mirror_mask(layout) : threadIdx.x, k, layout);
+  return padded(layout_slot(upper ? threadIdx.x ^ mirror_mask(layout) : threadIdx.x, 0, layout)) +
+      padded(k << layout);
 }
 
 // Moves this thread's keys from layout `from` to layout `to` through the block's tile in shared
@@ -426,13 +420,13 @@ __device__ void exchange(Word (&key)[kKeysPerThread], Word *tile, unsigned from,
   __syncthreads();
 #pragma unroll
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    tile[padded(round_slot(k, from, mirrored))] = key[k];
+    tile[round_slot(k, from, mirrored)] = key[k];
   }
   // Barrier: every key must be in the tile before any thread loads its new ones.
   __syncthreads();
 #pragma unroll
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    key[k] = tile[padded(round_slot(k, to, mirrored))];
+    key[k] = tile[round_slot(k, to, mirrored)];
   }
 }
 
@@ -1055,16 +1049,6 @@ __global__ void __launch_bounds__(kBlockThreads)
   }
 }
 
-// Keeps, at every index i, the smaller (`smaller`) or the larger of this GPU's key and the
-// partner GPU's key at i: every compare of an exchange at once, each GPU writing its own side.
-// One thread per key; n <= 2^30, so n / 256 blocks fit the grid.
-__global__ void keep_half(int *keys, const int *received, unsigned n, bool smaller) {
-  const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) {
-    keys[i] = smaller ? min(keys[i], received[i]) : max(keys[i], received[i]);
-  }
-}
-
 // One round of register_top: this lane's run of 16 words, sorted ascending, and the run of lane
 // ^ distance become, in both lanes, the 16 smallest words of the two, sorted. block_top's rule
 // (keep a[j] or b[top - 1 - j], whichever is smaller, then merge), with the partner's run read
@@ -1273,37 +1257,6 @@ void top_segments(int *keys, int *indices, unsigned n, unsigned segment, unsigne
   });
 }
 
-// The merge of n keys that form a bitonic sequence into the requested order: the launches of
-// for_each_merge_launch (bitonic_index.h), as argsort_segments makes them for one array of n
-// keys alone.
-void bitonic_merge(int *keys, unsigned n, bool ascending) {
-  for_each_merge_launch(n, [&](const Launch &launch) {
-    switch (launch.kernel) {
-      case Kernel::block_sort:
-        // n is a tile or less: one block sorts all of it.
-        block_sort<unsigned>
-            <<<1, std::max(1u, n / kKeysPerThread)>>>(keys, nullptr, n, n, ascending, false);
-        CHECK_LAUNCH();
-        break;
-      case Kernel::group_steps:
-        launch_group_steps<unsigned>(keys, nullptr, n, launch, n, ascending, false);
-        break;
-      case Kernel::block_top:
-      case Kernel::register_top:
-        // Only a top-k has them.
-        break;
-    }
-  });
-}
-
-// NCCL's calls return an ncclResult_t: a failure becomes a FatalError naming the call, like
-// CUDA_CHECK's (exit code 3).
-void check_nccl(ncclResult_t result, const char *call) {
-  if (result != ncclSuccess) {
-    throw FatalError(kExitCudaError, std::string(call) + " failed: " + ncclGetErrorString(result));
-  }
-}
-
 }  // namespace
 
 void bitonic_argsort_segments(int *keys, int *indices, unsigned n, unsigned segment,
@@ -1330,181 +1283,4 @@ void bitonic_sort_segments(int *keys, unsigned n, unsigned segment, bool ascendi
 void bitonic_sort(int *keys, unsigned n, bool ascending) {
   // The whole input is one array.
   bitonic_sort_segments(keys, n, n, ascending);
-}
-
-// What the GPUs of a sort share (stage.h): this process's communicators of one NCCL clique, one
-// per GPU it drives, and on each of those GPUs a stream for NCCL's transfers, a buffer for the
-// partner's keys, and two events that order that stream with the kernels on the device's default
-// stream. One process drives every GPU (make_gpu_team: ranks 0 .. P - 1 on devices 0 .. P - 1),
-// or one GPU as one rank of P processes (join_gpu_team, ranks.h): its GPU g is rank first_rank +
-// g of the clique, on device devices[g].
-struct GpuTeam {
-  unsigned per_gpu = 0;
-  unsigned ranks = 0;
-  unsigned first_rank = 0;
-  std::vector<int> devices;
-  std::vector<ncclComm_t> comms;
-  std::vector<cudaStream_t> streams;
-  std::vector<int *> received;
-  std::vector<cudaEvent_t> sorted, arrived;
-  // Frees what was made, on error too (a destructor reports nothing: see cuda_buffers.h).
-  ~GpuTeam() {
-    for (unsigned g = 0; g < comms.size(); ++g) {
-      ncclCommDestroy(comms[g]);
-    }
-    for (unsigned g = 0; g < streams.size(); ++g) {
-      cudaSetDevice(devices[g]);
-      cudaStreamDestroy(streams[g]);
-      cudaFree(received[g]);
-      cudaEventDestroy(sorted[g]);
-      cudaEventDestroy(arrived[g]);
-    }
-  }
-};
-
-namespace {
-
-// What the team keeps on each of its GPUs, made on devices[g] for every g.
-void add_gpu_buffers(GpuTeam &team) {
-  for (unsigned g = 0; g < team.devices.size(); ++g) {
-    CUDA_CHECK(cudaSetDevice(team.devices[g]));
-    team.streams.push_back(nullptr);
-    team.received.push_back(nullptr);
-    team.sorted.push_back(nullptr);
-    team.arrived.push_back(nullptr);
-    CUDA_CHECK(cudaStreamCreateWithFlags(&team.streams[g], cudaStreamNonBlocking));
-    CUDA_CHECK(cudaMalloc(&team.received[g], team.per_gpu * sizeof(int)));
-    // Events that keep their time: last_exchange_ms reads how long an exchange took.
-    CUDA_CHECK(cudaEventCreate(&team.sorted[g]));
-    CUDA_CHECK(cudaEventCreate(&team.arrived[g]));
-  }
-}
-
-}  // namespace
-
-GpuTeam *make_gpu_team(unsigned gpus, unsigned per_gpu) {
-  auto team = std::make_unique<GpuTeam>();
-  team->per_gpu = per_gpu;
-  team->ranks = gpus;
-  // One communicator per device of this process, rank g on device g.
-  std::vector<ncclComm_t> comms(gpus);
-  for (unsigned g = 0; g < gpus; ++g) {
-    team->devices.push_back(static_cast<int>(g));
-  }
-  check_nccl(ncclCommInitAll(comms.data(), static_cast<int>(gpus), team->devices.data()),
-             "ncclCommInitAll");
-  team->comms = comms;
-  add_gpu_buffers(*team);
-  return team.release();
-}
-
-void new_team_id(char *id) {
-  // The id names the clique: one process makes it, every rank joins with it.
-  static_assert(sizeof(ncclUniqueId) == kTeamIdBytes, "ranks.h: kTeamIdBytes");
-  ncclUniqueId unique_id;
-  check_nccl(ncclGetUniqueId(&unique_id), "ncclGetUniqueId");
-  std::memcpy(id, &unique_id, kTeamIdBytes);
-}
-
-GpuTeam *join_gpu_team(const char *id, unsigned rank, unsigned ranks, unsigned per_gpu) {
-  auto team = std::make_unique<GpuTeam>();
-  team->per_gpu = per_gpu;
-  team->ranks = ranks;
-  team->first_rank = rank;
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  team->devices.push_back(device);
-  ncclUniqueId unique_id;
-  std::memcpy(&unique_id, id, kTeamIdBytes);
-  // Waits until every rank of the clique has called it with the same id.
-  ncclComm_t comm = nullptr;
-  check_nccl(ncclCommInitRank(&comm, static_cast<int>(ranks), unique_id, static_cast<int>(rank)),
-             "ncclCommInitRank");
-  team->comms.push_back(comm);
-  add_gpu_buffers(*team);
-  return team.release();
-}
-
-void free_gpu_team(GpuTeam *team) {
-  delete team;
-}
-
-namespace {
-
-// Every GPU of this process sends its keys to its partner (rank ^ rank_stride) and receives the
-// partner's into team.received[g]. One host thread may drive several GPUs, so the sends and
-// receives go in one NCCL group: NCCL starts them together when the group ends, where a lone
-// ncclSend would wait for a receive that the thread has not posted yet.
-void exchange_keys(const GpuTeam &team, int *const *keys, unsigned rank_stride) {
-  const unsigned gpus = static_cast<unsigned>(team.comms.size());
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(team.devices[g]));
-    // NCCL's stream waits for the kernels already launched on this device (the sort, the last
-    // merge or keep_half), which write the keys it sends.
-    CUDA_CHECK(cudaEventRecord(team.sorted[g], 0));
-    CUDA_CHECK(cudaStreamWaitEvent(team.streams[g], team.sorted[g], 0));
-  }
-  check_nccl(ncclGroupStart(), "ncclGroupStart");
-  for (unsigned g = 0; g < gpus; ++g) {
-    const int partner = static_cast<int>(partner_rank(team.first_rank + g, rank_stride));
-    check_nccl(ncclSend(keys[g], team.per_gpu, ncclInt32, partner, team.comms[g], team.streams[g]),
-               "ncclSend");
-    check_nccl(ncclRecv(team.received[g], team.per_gpu, ncclInt32, partner, team.comms[g],
-                        team.streams[g]),
-               "ncclRecv");
-  }
-  check_nccl(ncclGroupEnd(), "ncclGroupEnd");
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(team.devices[g]));
-    // The kernels launched next on this device (keep_half, which overwrites the keys just
-    // sent) wait until both transfers are done.
-    CUDA_CHECK(cudaEventRecord(team.arrived[g], team.streams[g]));
-    CUDA_CHECK(cudaStreamWaitEvent(0, team.arrived[g], 0));
-  }
-}
-
-}  // namespace
-
-float last_exchange_ms(const GpuTeam *team) {
-  // On GPU g, the time from its keys being ready (sorted[g]) to its partner's having arrived
-  // (arrived[g]). A GPU whose partner was ready later waited for it too; the GPU that was ready
-  // last waited for no one, so the shortest of these times is the transfer alone.
-  float shortest = -1;
-  for (unsigned g = 0; team->ranks > 1 && g < team->comms.size(); ++g) {
-    CUDA_CHECK(cudaSetDevice(team->devices[g]));
-    CUDA_CHECK(cudaEventSynchronize(team->arrived[g]));
-    float ms = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&ms, team->sorted[g], team->arrived[g]));
-    shortest = shortest < 0 ? ms : std::min(shortest, ms);
-  }
-  return shortest;
-}
-
-void bitonic_sort_gpus(GpuTeam *team, int *const *keys, bool ascending) {
-  // This process's GPUs: every GPU of the sort, or its one GPU when each rank is a process.
-  const unsigned gpus = static_cast<unsigned>(team->comms.size());
-  const unsigned n = team->per_gpu;
-  // The sizes up to n never leave a GPU: each sorts its keys, the GPU of rank r in the direction
-  // its merge of size n has in the whole network (group_ascending of one rank), all GPUs at once
-  // (the launches return at once).
-  for (unsigned g = 0; g < gpus; ++g) {
-    CUDA_CHECK(cudaSetDevice(team->devices[g]));
-    bitonic_sort(keys[g], n, group_ascending(team->first_rank + g, 1, ascending));
-  }
-  for_each_exchange(team->ranks, [&](const Exchange &exchange) {
-    exchange_keys(*team, keys, exchange.rank_stride);
-    for (unsigned g = 0; g < gpus; ++g) {
-      CUDA_CHECK(cudaSetDevice(team->devices[g]));
-      const unsigned rank = team->first_rank + g;
-      const bool up = group_ascending(rank, exchange.span, ascending);
-      keep_half<<<(n + 255) / 256, 256>>>(keys[g], team->received[g], n,
-                                          keeps_smaller_half(rank, exchange.rank_stride, up));
-      CHECK_LAUNCH();
-      // After the last exchange of a merge size (rank stride 1) the strides left, n / 2 .. 1,
-      // pair keys of one GPU, whose n keys now form a bitonic sequence: a merge sorts them.
-      if (exchange.rank_stride == 1) {
-        bitonic_merge(keys[g], n, up);
-      }
-    }
-  });
 }
