@@ -404,6 +404,7 @@ def generated_blocks(tour, profile, network_dump):
         "copy-sizes": tables.copy_table,
         "small-arrays": lambda: tables.turns_table(tables.SMALL_ARRAYS),
         "segment-spread": lambda: tables.turns_table(tables.SEGMENT_SPREAD),
+        "v22-stores": lambda: tables.turns_table(tables.V22_STORES),
         "library-kernels": tables.library_kernels_table,
         "record-status": record_status,
     }
@@ -549,6 +550,14 @@ INLINE_VALUES = {
     # turns-verdict: the verdict alone (faster, slower, overlap).
     "turns": lambda args, tour, profile: tables.turns_value(args[0], int(args[1])),
     "turns-verdict": lambda args, tour, profile: tables.turns_value(args[0], int(args[1]), True),
+    # EXPERIMENT:PROGRAM:OTHER:Q, two programs of an experiment run in turns, as turns gives.
+    "turns-against": lambda args, tour, profile: tables.turns_against(args[0], args[1], args[2],
+                                                                      int(args[3])),
+    "turns-against-verdict": lambda args, tour, profile: tables.turns_against(
+        args[0], args[1], args[2], int(args[3]), verdict_only=True),
+    # EXPERIMENT:PROGRAM:Q, the median of the program's runs there.
+    "turns-median": lambda args, tour, profile: tables.turns_median(args[0], args[1],
+                                                                    int(args[2])),
     "library-kernels": lambda args, tour, profile: tables.library_kernels(args[0], int(args[1])),
     # STAGE:KERNEL, the bank conflicts of the kernel's loads and stores (measure_banks.py).
     "bank-conflicts": lambda args, tour, profile: tables.bank_conflicts(args[0], args[1]),

@@ -2224,10 +2224,15 @@ SMALL_ARRAYS_RIVALS = ["cub_merge", "cub_radix", "thrust"]
 # that sets its size (n, or the segment), that column's heading, and a word for one rival.
 Turns = collections.namedtuple("Turns", "experiment judged rivals column heading rival_word")
 SMALL_ARRAYS = Turns("small_arrays", REFERENCE_STAGE, SMALL_ARRAYS_RIVALS, "n", "n", "library")
-SEGMENT_SPREAD = Turns("segment_spread", "v8_batched",
-                       [name for name in experiments.SHORT_SPREAD_STAGES if name != "v8_batched"],
+SEGMENT_SPREAD = Turns("segment_spread", experiments.SHORT_SPREAD_STAGES[0],
+                       list(experiments.SHORT_SPREAD_STAGES[1:]),
                        "segment", "array length L", "other stage")
-TURNS = {turns.experiment: turns for turns in (SMALL_ARRAYS, SEGMENT_SPREAD)}
+# v22's variants that store keys four to a 16-byte store, against v22 as built and v8 (lab note
+# short_arrays).
+V22_STORES = Turns("v22_stores", "v22_store_vectors",
+                   ["v22_slot_offsets", "v22_store_fours", "v8_batched"], "segment",
+                   "array length L", "other program")
+TURNS = {turns.experiment: turns for turns in (SMALL_ARRAYS, SEGMENT_SPREAD, V22_STORES)}
 
 
 def turns_value(name, q, verdict_only=False):
@@ -2238,6 +2243,22 @@ def turns_value(name, q, verdict_only=False):
     if found is None:
         return NOT_MEASURED
     return found[2] if verdict_only else f"{found[1]:.2f}x ({found[2]})"
+
+
+def turns_median(name, program, q):
+    """The median of `program`'s runs at 2^q in experiment `name`, run in turns: "0.9661 ms"."""
+    found = spread_runs(name, TURNS[name].column).get((program, q))
+    return f"{ms(statistics.median(found))} ms" if found else NOT_MEASURED
+
+
+def turns_against(name, program, other, q, verdict_only=False):
+    """How many times faster `program`'s median run is than `other`'s at 2^q in experiment
+    `name`, run in turns (above 1: faster), with the verdict: "0.99x (overlap)"; or the verdict
+    alone."""
+    found = against_previous(spread_runs(name, TURNS[name].column), program, other, q)
+    if found is None:
+        return NOT_MEASURED
+    return found[1] if verdict_only else f"{found[0]:.2f}x ({found[1]})"
 
 
 def turns_verdicts(turns):
@@ -2266,7 +2287,10 @@ def turns_table(turns):
             cells.append(f"{ms(min(values))} .. {ms(max(values))}")
         cells.append(f"{fastest}: {speedup:.2f}x, {verdict}")
         body.append(cells)
-    judged, rival = turns.judged.split("_")[0], turns.rival_word
+    # A stage by its number (v7), a variant by its whole name.
+    judged = (turns.judged.split("_")[0] if turns.judged in course.course_stage_names() else
+              turns.judged)
+    rival = turns.rival_word
     header = ([turns.heading] + [f"{program} ms" for program in programs] +
               [f"{judged} against the fastest {rival}"])
     runs_each = len({row["variant"] for row in rows})

@@ -65,6 +65,12 @@ does not make.
                  a constant for each register to a base for each thread, as it is and held to six
                  blocks an SM, keys and argsorts (--values) on arrays of 8 .. 4096 keys (lab note
                  short_arrays)
+  v22_stores     v22_slot_offsets as built, its variants that store keys alone four to a 16-byte
+                 store, as v8 does (its tile read block-wide) and from a layout of the warp whose
+                 tile words are a base and constants, and v8_batched, each in five separate runs
+                 taken in turns,
+                 keys on arrays of 8, 16, 32, 128, 1024 and 4096 keys, 2^27 in all (lab note
+                 short_arrays)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
                  their passes storing from layout 5 or from their last one; block_sort on v8's
@@ -116,9 +122,10 @@ does not make.
                  segment_stages_short (arrays of 8 .. 512 keys) and segment_stages_long (1024
                  .. 2^20) make the same runs in two halves, each shorter, and write
                  segment_stages_short.csv and segment_stages_long.csv
-  segment_spread v8_batched, v12_key_words, v13_any_bits and v14_span at 8 and 16 keys per
-                 array, each in five separate runs taken in turns, 2^27 keys in all (lab note
-                 many_arrays)
+  segment_spread v22_slot_offsets against the fastest stages at those lengths, v8_batched,
+                 v13_any_bits, v14_span and v19_coalesced_store, at 8, 16 and 32 keys per
+                 array, each in five separate runs taken in turns, 2^27 keys in all (chapter
+                 26, lab note many_arrays)
   argsorts       v9_argsort with and without --values, v8_batched, the argsorts (--values) of
                  cub_segmented and cub_packed_radix, and torch.sort, for arrays of 2 .. 2^16
                  keys, 2^27 keys in all (chapters 10 and 11)
@@ -535,6 +542,18 @@ def v21_slots(runner):
             }, ["--values"], lengths=lengths))
 
 
+def v22_stores(runner):
+    """v22 as built, its two variants whose keys leave the tile four to a 16-byte store (v8's
+    stores, and the same from a layout of each warp), and v8, in separate runs taken in turns:
+    whether v8's lead over v22 on arrays of 8 to 32 keys (segment_spread) is in the stores."""
+    programs = [stage_program(runner.build, "v22_slot_offsets"), runner.variant("v22_store_fours"),
+                runner.variant("v22_store_vectors"), stage_program(runner.build, "v8_batched")]
+    return [runner.record("v22_stores", f"run {repeat + 1}", program + [
+                "--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"])
+            for log2_segment in (3, 4, 5, 7, 10, 12) for repeat in range(runner.spread_runs)
+            for program in programs]
+
+
 def v13_passes(runner):
     return sweep(runner, "v13_passes", {
         "as built (bits 0 .. 4 kept, 9 global steps a pass)":
@@ -705,19 +724,22 @@ def stage_runs(runner, log2_segments):
     return records + torch_batch(runner, "segment_stages", torch_runs)
 
 
-# v8 and the three stages closest to it at 8 and 16 keys per array in segment_stages (within 2%
-# of it there when this experiment was chosen, within 3% in the run of 2026-11-30).
-SHORT_SPREAD_STAGES = ("v8_batched", "v12_key_words", "v13_any_bits", "v14_span")
+# The stage the course names for many arrays, then the fastest stage at 8, 16 and 32 keys per
+# array in segment_stages of 2026-12-02 (v19, v14 and v8, 1 to 3% ahead of v22), and v13, within
+# 1% of the fastest at 8 and at 16 there. v12, v20 and v21 also ran ahead of v22 at some of those
+# lengths there, by less, and are not run.
+SHORT_SPREAD_STAGES = ("v22_slot_offsets", "v8_batched", "v13_any_bits", "v14_span",
+                       "v19_coalesced_store")
 
 
 def segment_spread(runner):
-    """SHORT_SPREAD_STAGES at 8 and 16 keys per array (2^27 keys in all), in separate runs taken
-    in turns: whether v8's gap to the fastest of them there is more than the runs of one program
-    differ by (lab note many_arrays)."""
+    """SHORT_SPREAD_STAGES at 8, 16 and 32 keys per array (2^27 keys in all), in separate runs
+    taken in turns: whether the first one's gap to the fastest of the others there is more than
+    the runs of one program differ by (chapter 26, lab note many_arrays)."""
     return [runner.record("segment_spread", f"run {repeat + 1}", course.program_command(
                 runner.build, stage) + ["--log2", "27", "--segment", str(1 << log2_segment),
                                         "--reps", "5"])
-            for log2_segment in (3, 4) for repeat in range(runner.spread_runs)
+            for log2_segment in (3, 4, 5) for repeat in range(runner.spread_runs)
             for stage in SHORT_SPREAD_STAGES]
 
 
@@ -947,7 +969,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v13_groups": v13_groups, "v19_groups": v19_groups,
                "v20_rounds": v20_rounds, "v20_round_argsorts": v20_round_argsorts,
                "v20_warp_tiles": v20_warp_tiles, "v21_keys": v21_keys,
-               "v21_slots": v21_slots,
+               "v21_slots": v21_slots, "v22_stores": v22_stores,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "v16_tops": v16_tops, "v17_argsorts": v17_argsorts,

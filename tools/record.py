@@ -154,7 +154,8 @@ REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words
                      "v15_tile4096,v16_register_top,v17_prefix_argsort,v17_vote_first,"
                      "v18_mirrored,v19_coalesced_store,v19_group15,v20_register_fixup,v20_round512,"
                      "v20_round256,v20_warp_tiles,v21_warp_tiles,v21_keys32,v21_keys32_blocks7,"
-                     "v21_keys32_rounds,v21_slot_sums,v21_slot_sums_blocks6,v22_slot_offsets")
+                     "v21_keys32_rounds,v21_slot_sums,v21_slot_sums_blocks6,v22_slot_offsets,"
+                     "v22_store_fours,v22_store_vectors")
 # At 2^20: the stages whose profile the chapters read at that size, and the variant of the lab
 # note on groups.
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
@@ -218,8 +219,8 @@ CHUNKS = [
                "of 2 .. 2^27 keys", 370),
     segment_stages("short", "8 .. 512", 250),
     segment_stages("long", "1024 .. 2^20", 330),
-    experiment("segment_spread", "v8 and the stages closest to it at 8 and 16 keys per array, "
-               "five separate runs each (lab note many_arrays)", 60, optional=True),
+    experiment("segment_spread", "v22 and the stages closest to it at 8, 16 and 32 keys per "
+               "array, five separate runs each (chapter 26, lab note many_arrays)", 100),
     experiment("argsorts", "v9's argsort against the libraries' and torch.sort, arrays of "
                "2 .. 2^16 keys", 420),
     experiment("word_argsorts", "the lab's argsorts against v9's, arrays of 2 .. 2^12 keys",
@@ -255,6 +256,8 @@ CHUNKS = [
                "short_arrays)", 120, optional=True),
     experiment("v21_slots", "v21 against its variants whose exchanges add a constant for each "
                "register to a base for each thread (lab note short_arrays)", 90, optional=True),
+    experiment("v22_stores", "v22's keys stored four to a 16-byte store, against v22 and v8 in "
+               "turns (lab note short_arrays)", 190, optional=True),
     experiment("v13_passes", "v13's variants with fewer passes (lab note passes)", 260),
     experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
     experiment("v14_span", "v14 and its variants against CUB (chapter 16)", 200),

@@ -737,7 +737,7 @@ check(wants == [True, True, True, True] and
       "or with no runs at all, and a record that holds the tour in part")
 
 # Programs run in turns (turns_table, turns_value) on made-up runs of segment_spread: at 8 keys an
-# array v12's median run is the fastest and the runs overlap v8's; at 16 every run of v8 beats
+# array v8's median run is the fastest and the runs overlap v22's; at 16 every run of v22 beats
 # every run of the others.
 def turn_row(program, segment, run, sort_ms):
     return {"program": program, "variant": f"run {run}", "segment": str(segment), "n": str(2**27),
@@ -745,10 +745,12 @@ def turn_row(program, segment, run, sort_ms):
             "cuda_runtime": "13.0", "date": "2026-11-30", "validation": "pass"}
 
 
-turn_times = {"v8_batched": ((1.0, 1.02, 1.01), (1.0, 1.0, 1.0)),
-              "v12_key_words": ((0.99, 1.03, 1.0), (1.2, 1.1, 1.3)),
+turn_times = {"v22_slot_offsets": ((1.0, 1.02, 1.01), (1.0, 1.0, 1.0)),
+              "v8_batched": ((0.99, 1.03, 1.0), (1.2, 1.1, 1.3)),
               "v13_any_bits": ((1.1, 1.1, 1.1), (1.1, 1.1, 1.1)),
-              "v14_span": ((1.05, 1.06, 1.07), (1.01, 1.02, 1.03))}
+              "v14_span": ((1.05, 1.06, 1.07), (1.01, 1.02, 1.03)),
+              "v19_coalesced_store": ((1.2, 1.2, 1.2), (1.2, 1.2, 1.2)),
+              "v22_store_vectors": ((0.9, 0.91, 0.92), (1.0, 1.01, 1.02))}
 turn_rows = [turn_row(program, segment, run + 1, sort_ms)
              for program, times in turn_times.items()
              for segment, runs_ in zip((8, 16), times) for run, sort_ms in enumerate(runs_)]
@@ -760,17 +762,36 @@ with tempfile.TemporaryDirectory() as results:
         json.dump({"gpu": "none", "chunks": {}}, file)
     saved_record, tables.RECORD = tables.RECORD, records.Record("empty", results)
     turns = tables.turns_table(tables.SEGMENT_SPREAD).splitlines()
+    variant_turns = tables.turns_table(tables.Turns(
+        "segment_spread", "v22_store_vectors", ["v8_batched"], "segment", "array length L",
+        "other program")).splitlines()
     tables.RECORD = saved_record
 check(tables.turns_value("segment_spread", 3) == "0.99x (overlap)" and
       tables.turns_value("segment_spread", 4) == "1.02x (faster)" and
       tables.turns_value("segment_spread", 4, verdict_only=True) == "faster" and
       tables.turns_value("segment_spread", 5) == tables.NOT_MEASURED and
-      turns[0].startswith("| array length L | v8_batched ms | v12_key_words ms |") and
+      turns[0].startswith("| array length L | v22_slot_offsets ms | v8_batched ms |") and
       turns[2] == "| 2^3 | 1.00 .. 1.02 | 0.9900 .. 1.03 | 1.10 .. 1.10 | 1.05 .. 1.07 | "
-                  "v12_key_words: 0.99x, overlap |" and
+                  "1.20 .. 1.20 | v8_batched: 0.99x, overlap |" and
       turns[3].endswith("| v14_span: 1.02x, faster |") and "3 times" in turns[5],
       "programs in turns: the fastest and slowest run of each, the judged program against the "
       "fastest rival's median, faster only where every run beat every run")
+# Two programs of such an experiment against each other, either one's median, and a variant
+# (not a stage) named whole where the table judges it.
+check(tables.turns_against("segment_spread", "v22_slot_offsets", "v8_batched", 3) ==
+      "0.99x (overlap)" and
+      tables.turns_against("segment_spread", "v22_slot_offsets", "v8_batched", 4) ==
+      "1.20x (faster)" and
+      tables.turns_against("segment_spread", "v8_batched", "v22_slot_offsets", 4,
+                           verdict_only=True) == "slower" and
+      tables.turns_against("segment_spread", "v22_slot_offsets", "v8_batched", 6) ==
+      tables.NOT_MEASURED and
+      tables.turns_median("segment_spread", "v8_batched", 4) == "1.20 ms" and
+      tables.turns_median("segment_spread", "v8_batched", 6) == tables.NOT_MEASURED and
+      variant_turns[0].endswith("| v22_store_vectors against the fastest other program |") and
+      "faster v22_store_vectors's median run" in variant_turns[-1],
+      "two programs in turns: the ratio of their medians and the verdict, either median; a "
+      "variant keeps its whole name")
 # A tie is not a loss: v13 as fast as v8 at 8 keys (fastest_rival then names v13, the smaller
 # name) leaves v8 unbeaten there; v14 faster at 16 beats it.
 tables.recorded_rows = lambda name: [
@@ -787,10 +808,11 @@ tables.recorded_rows = saved_rows
 # What only the lab notes read (chunks of record.py --all) the README and the chapters may not.
 check(generate.notes_only_experiments() == {"v9_directions", "v9_mirrored", "pipes", "directions",
                                              "words", "short_stages", "v8_pipes", "v9_compare",
-                                             "clusters", "v15_tops", "segment_spread",
+                                             "clusters", "v15_tops",
                                              "groups_kernel_times", "groups_kernel_metrics",
                                              "v20_rounds", "v20_round_argsorts", "round_kernels",
-                                             "v21_keys", "keys32_kernels", "v21_slots"},
+                                             "v21_keys", "keys32_kernels", "v21_slots",
+                                             "v22_stores"},
       "the experiments only optional chunks write: those the lab notes alone read")
 
 

@@ -17,7 +17,7 @@ Usage: experiments_test.py SOURCE_ROOT
   argsorts (--values), the top 16 of v16 .. v22, and torch.sort up to 2^16 keys per array only,
   the first on arrays of 8 .. 512 keys, the second on those of 1024 .. 2^20, 2^27 keys in all,
   every record of experiment segment_stages;
-- segment_spread runs v8, v12, v13 and v14 in turns at 8 and 16 keys per array;
+- segment_spread runs v22, v8, v13, v14 and v19 in turns at 8, 16 and 32 keys per array;
 - segments gives DeviceSegmentedRadixSort arrays from 32 keys on, the others from 2; segments,
   segment_stages and tops hand their torch runs to torch_batch at once;
 - torch_batch runs tools/torch_rows.py (here a stand-in) for every argument list in one
@@ -236,20 +236,20 @@ check([run[:3] for run in whole if run[1] != "torch.sort"] ==
       batches == [("segment_stages", 12)],
       "segment_stages: the runs of both halves, torch.sort in one batch")
 
-# segment_spread: v8 and the three stages closest to it, at 8 and 16 keys per array, in turns
-# (every stage once before any runs again), as many runs as the runner's spread_runs.
+# segment_spread: v22 and the four stages closest to it, at 8, 16 and 32 keys per array, in
+# turns (every stage once before any runs again), as many runs as the runner's spread_runs.
 spread_runner = Runner()
 spread_runner.spread_runs = 3
 runs = experiments.segment_spread(spread_runner)
-stages = ["v8_batched", "v12_key_words", "v13_any_bits", "v14_span"]
-check(len(runs) == 2 * 3 * 4 and
-      [os.path.basename(run[2][0]) for run in runs[:8]] == stages * 2 and
-      [run[1] for run in runs[:8]] == ["run 1"] * 4 + ["run 2"] * 4 and
-      [run[2][run[2].index("--segment") + 1] for run in runs[::12]] == ["8", "16"] and
+stages = ["v22_slot_offsets", "v8_batched", "v13_any_bits", "v14_span", "v19_coalesced_store"]
+check(len(runs) == 3 * 3 * 5 and
+      [os.path.basename(run[2][0]) for run in runs[:10]] == stages * 2 and
+      [run[1] for run in runs[:10]] == ["run 1"] * 5 + ["run 2"] * 5 and
+      [run[2][run[2].index("--segment") + 1] for run in runs[::15]] == ["8", "16", "32"] and
       all(run[0] == "segment_spread" and run[2][run[2].index("--log2") + 1] == "27"
           for run in runs),
-      "segment_spread: v8, v12, v13 and v14 in turns, three runs each at 8 and 16 keys per "
-      "array, 2^27 keys in all")
+      "segment_spread: v22, v8, v13, v14 and v19 in turns, three runs each at 8, 16 and 32 keys "
+      "per array, 2^27 keys in all")
 
 # segments: v8 and CUB's segmented and packed sorts at every length from 2, DeviceSegmentedRadixSort
 # from 32 (one timed run up to 64), torch.sort up to 2^16 in one batch.
