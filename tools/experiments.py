@@ -68,9 +68,8 @@ does not make.
   v22_stores     v22_slot_offsets as built, its variants that store keys alone four to a 16-byte
                  store, as v8 does (its tile read block-wide) and from a layout of the warp whose
                  tile words are a base and constants, and v8_batched, each in five separate runs
-                 taken in turns,
-                 keys on arrays of 8, 16, 32, 128, 1024 and 4096 keys, 2^27 in all (lab note
-                 short_arrays)
+                 taken in turns, keys on arrays of 8, 16, 32, 128, 1024 and 4096 keys, 2^27 in
+                 all (lab note short_arrays)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
                  their passes storing from layout 5 or from their last one; block_sort on v8's

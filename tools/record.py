@@ -219,8 +219,8 @@ CHUNKS = [
                "of 2 .. 2^27 keys", 370),
     segment_stages("short", "8 .. 512", 250),
     segment_stages("long", "1024 .. 2^20", 330),
-    experiment("segment_spread", "v22 and the stages closest to it at 8, 16 and 32 keys per "
-               "array, five separate runs each (chapter 26, lab note many_arrays)", 100),
+    experiment("segment_spread", "v22 and the fastest stages at 8, 16 and 32 keys per array, "
+               "five separate runs each (chapter 26, lab note many_arrays)", 100),
     experiment("argsorts", "v9's argsort against the libraries' and torch.sort, arrays of "
                "2 .. 2^16 keys", 420),
     experiment("word_argsorts", "the lab's argsorts against v9's, arrays of 2 .. 2^12 keys",
