@@ -737,8 +737,8 @@ check(wants == [True, True, True, True] and
       "or with no runs at all, and a record that holds the tour in part")
 
 # Programs run in turns (turns_table, turns_value) on made-up runs of segment_spread: at 8 keys an
-# array v8's median run is the fastest and the runs overlap v22's; at 16 every run of v22 beats
-# every run of the others.
+# array v8's median run is the fastest of the stages and the runs overlap v22's; at 16 every run of
+# v22 beats every run of the other stages. The variant's runs serve a table that judges it.
 def turn_row(program, segment, run, sort_ms):
     return {"program": program, "variant": f"run {run}", "segment": str(segment), "n": str(2**27),
             "sort_ms": str(sort_ms), "reps": "5", "device": "NVIDIA H200", "nvidia_driver": "1",

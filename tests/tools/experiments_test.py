@@ -237,8 +237,8 @@ check([run[:3] for run in whole if run[1] != "torch.sort"] ==
       batches == [("segment_stages", 12)],
       "segment_stages: the runs of both halves, torch.sort in one batch")
 
-# segment_spread: v22 and the four stages closest to it, at 8, 16 and 32 keys per array, in
-# turns (every stage once before any runs again), as many runs as the runner's spread_runs.
+# segment_spread: v22 and the four fastest stages at those lengths, at 8, 16 and 32 keys per
+# array, in turns (every stage once before any runs again), as many runs as the runner's spread_runs.
 spread_runner = Runner()
 spread_runner.spread_runs = 3
 runs = experiments.segment_spread(spread_runner)
