@@ -67,7 +67,8 @@ does not make.
                  short_arrays)
   v22_stores     v22_slot_offsets as built, its variants that store keys alone four to a 16-byte
                  store, as v8 does (its tile read block-wide) and from a layout of the warp whose
-                 tile words are a base and constants, and v8_batched, each in five separate runs
+                 tile words are a base and constants (that store chosen at run time, and when
+                 the kernel is compiled), and v8_batched, each in five separate runs
                  taken in turns, keys on arrays of 8, 16, 32, 128, 1024 and 4096 keys, 2^27 in
                  all (lab note short_arrays)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
@@ -542,11 +543,13 @@ def v21_slots(runner):
 
 
 def v22_stores(runner):
-    """v22 as built, its two variants whose keys leave the tile four to a 16-byte store (v8's
-    stores, and the same from a layout of each warp), and v8, in separate runs taken in turns:
-    whether v8's lead over v22 on arrays of 8 to 32 keys (segment_spread) is in the stores."""
+    """v22 as built, its three variants whose keys leave the tile four to a 16-byte store (v8's
+    stores; the same from a layout of each warp; and that, chosen when the kernel is compiled),
+    and v8, in separate runs taken in turns: whether v8's lead over v22 on arrays of 8 to 32
+    keys (segment_spread) is in the stores."""
     programs = [stage_program(runner.build, "v22_slot_offsets"), runner.variant("v22_store_fours"),
-                runner.variant("v22_store_vectors"), stage_program(runner.build, "v8_batched")]
+                runner.variant("v22_store_vectors"), runner.variant("v22_store_word_vectors"),
+                stage_program(runner.build, "v8_batched")]
     return [runner.record("v22_stores", f"run {repeat + 1}", program + [
                 "--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"])
             for log2_segment in (3, 4, 5, 7, 10, 12) for repeat in range(runner.spread_runs)

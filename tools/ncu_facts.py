@@ -80,6 +80,11 @@
              (chapter 24, lab note short_arrays): v21_warp_tiles's block_sort as built against its variants
              v21_slot_sums and v21_slot_sums_blocks6, keys on arrays of 1024 and 4096 keys, 2^27
              in all, with rounds' metrics. Writes OUT/slot_kernels.csv.
+  vector_stores  what storing keys alone four to a 16-byte store changes in v22's block_sort
+             (lab note short_arrays): v22_slot_offsets as built against its variants
+             v22_store_vectors (the store chosen at run time) and v22_store_word_vectors (chosen
+             when the kernel is compiled), keys on arrays of 32, 1024 and 4096 keys, 2^27 in
+             all, with rounds' metrics. Writes OUT/vector_store_kernels.csv.
   tiles      what tiles of one warp change in the argsort (chapter 23): v20_register_fixup's
              and v21_warp_tiles' argsorts (--values) on arrays of 64 and 256 keys, 2^27 in all,
              with fixup's metrics. Writes OUT/tile_kernels.csv.
@@ -472,6 +477,24 @@ def slots(ncu, build, runner):
                           {**ROUNDS, **STALLS})
 
 
+def vector_stores(ncu, build, runner):
+    """v22's block_sort of keys as built (16 stores of 4 bytes a thread) against its variants that
+    store four keys to a 16-byte store, the store chosen at run time and when the kernel is
+    compiled, on arrays of 32, 1024 and 4096 keys."""
+    cases = []
+    for segment in ("32", "1024", "4096"):
+        arguments = ["--log2", "27", "--segment", segment]
+        cases += [("v22_slot_offsets", "as built",
+                   course.program_command(build, "v22_slot_offsets"), arguments),
+                  ("v22_slot_offsets", "16-byte stores",
+                   runner.variant("v22_store_vectors"), arguments),
+                  ("v22_slot_offsets", "16-byte stores, chosen when compiled",
+                   runner.variant("v22_store_word_vectors"), arguments)]
+    return kernel_records(ncu, runner, cases,
+                          ["--section", "WarpStateStats", "--metrics", ",".join(ROUNDS)],
+                          {**ROUNDS, **STALLS})
+
+
 def warp_tiles(ncu, build, runner):
     """v20's argsort as built (4096-key tiles, eight warps a block) against its variant whose
     arrays of 512 keys or fewer go in 512-key tiles of one warp, at 64 and 256 keys."""
@@ -592,6 +615,7 @@ FACTS = {"libraries": ("library_kernels.csv", libraries),
          "warp_tiles": ("warp_tile_kernels.csv", warp_tiles),
          "keys32": ("keys32_kernels.csv", keys32),
          "slots": ("slot_kernels.csv", slots),
+         "vector_stores": ("vector_store_kernels.csv", vector_stores),
          "tiles": ("tile_kernels.csv", tiles),
          "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed),

@@ -155,7 +155,7 @@ REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words
                      "v18_mirrored,v19_coalesced_store,v19_group15,v20_register_fixup,v20_round512,"
                      "v20_round256,v20_warp_tiles,v21_warp_tiles,v21_keys32,v21_keys32_blocks7,"
                      "v21_keys32_rounds,v21_slot_sums,v21_slot_sums_blocks6,v22_slot_offsets,"
-                     "v22_store_fours,v22_store_vectors")
+                     "v22_store_fours,v22_store_vectors,v22_store_word_vectors")
 # At 2^20: the stages whose profile the chapters read at that size, and the variant of the lab
 # note on groups.
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
@@ -324,6 +324,8 @@ CHUNKS = [
          "sort of keys (chapter 24, lab note short_arrays)", 45),
     fact("keys32", "keys32_kernels", "what 32 keys a thread change in v21's sort of keys (lab "
          "note short_arrays)", 45, optional=True),
+    fact("vector_stores", "vector_store_kernels", "what storing keys alone four to a 16-byte "
+         "store changes in v22's block_sort (lab note short_arrays)", 45, optional=True),
     fact("warp_tiles", "warp_tile_kernels", "v20's argsort in 512-key tiles of one warp, with "
          "the waits (lab note short_arrays, chapter 23)", 30),
     fact("tiles", "tile_kernels", "what v21's tiles of one warp save against v20's tiles of "

@@ -18,7 +18,7 @@ Usage: experiments_test.py SOURCE_ROOT
   the first on arrays of 8 .. 512 keys, the second on those of 1024 .. 2^20, 2^27 keys in all,
   every record of experiment segment_stages;
 - segment_spread runs v22, v8, v13, v14 and v19 in turns at 8, 16 and 32 keys per array;
-  v22_stores runs v22, its two store variants and v8 in turns at 8 .. 4096;
+  v22_stores runs v22, its three store variants and v8 in turns at 8 .. 4096;
 - segments gives DeviceSegmentedRadixSort arrays from 32 keys on, the others from 2; segments,
   segment_stages and tops hand their torch runs to torch_batch at once;
 - torch_batch runs tools/torch_rows.py (here a stand-in) for every argument list in one
@@ -252,20 +252,21 @@ check(len(runs) == 3 * 3 * 5 and
       "segment_spread: v22, v8, v13, v14 and v19 in turns, three runs each at 8, 16 and 32 keys "
       "per array, 2^27 keys in all")
 
-# v22_stores: v22, its two store variants and v8 in turns at six lengths, as many runs as the
+# v22_stores: v22, its three store variants and v8 in turns at six lengths, as many runs as the
 # runner's spread_runs, the variants built once each.
 stores_runner = Runner()
 stores_runner.spread_runs = 2
 runs = experiments.v22_stores(stores_runner)
-check(stores_runner.built == ["v22_store_fours", "v22_store_vectors"] and
-      len(runs) == 6 * 2 * 4 and
-      [os.path.basename(run[2][0]) for run in runs[:8]] ==
-      ["v22_slot_offsets", "v22_store_fours", "v22_store_vectors", "v8_batched"] * 2 and
-      [run[1] for run in runs[:8]] == ["run 1"] * 4 + ["run 2"] * 4 and
-      [run[2][run[2].index("--segment") + 1] for run in runs[::8]] ==
+check(stores_runner.built == ["v22_store_fours", "v22_store_vectors", "v22_store_word_vectors"]
+      and len(runs) == 6 * 2 * 5 and
+      [os.path.basename(run[2][0]) for run in runs[:10]] ==
+      ["v22_slot_offsets", "v22_store_fours", "v22_store_vectors", "v22_store_word_vectors",
+       "v8_batched"] * 2 and
+      [run[1] for run in runs[:10]] == ["run 1"] * 5 + ["run 2"] * 5 and
+      [run[2][run[2].index("--segment") + 1] for run in runs[::10]] ==
       ["8", "16", "32", "128", "1024", "4096"] and
       all(run[0] == "v22_stores" and run[2][run[2].index("--log2") + 1] == "27" for run in runs),
-      "v22_stores: v22, its two store variants and v8 in turns at 8 .. 4096 keys per array")
+      "v22_stores: v22, its three store variants and v8 in turns at 8 .. 4096 keys per array")
 
 # segments: v8 and CUB's segmented and packed sorts at every length from 2, DeviceSegmentedRadixSort
 # from 32 (one timed run up to 64), torch.sort up to 2^16 in one batch.
