@@ -1057,8 +1057,8 @@ def metric_text(row, column):
         return f"{value / 1e6:.2f} ms"
     if column.endswith("_bytes"):
         return f"{value / 2**20:.0f} MiB"
-    if column in ("instructions", "alu_instructions", "shared_wavefronts",
-                  "shared_bank_conflicts", "l2_write_sectors", "l2_read_sectors"):
+    if column in ("instructions", "shared_wavefronts", "shared_bank_conflicts",
+                  "l2_write_sectors", "l2_read_sectors"):
         # Below 10 million one decimal, so that half a million does not read as none or one.
         if value == 0:
             return "none"
