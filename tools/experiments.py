@@ -71,6 +71,11 @@ does not make.
                  the kernel is compiled), and v8_batched, each in five separate runs
                  taken in turns, keys on arrays of 8, 16, 32, 128, 1024 and 4096 keys, 2^27 in
                  all (lab note short_arrays)
+  v22_lanes      v22_store_word_vectors against its variants whose merges make their lane
+                 steps on tile bits 4 .. 7 on registers, after a round through each warp's own
+                 part of the tile behind a warp's barrier (as it is, held to six blocks an SM,
+                 and only in merges with three such steps or more), with v22_slot_offsets and
+                 v8_batched, in turns as v22_stores, on the same lengths (lab note short_arrays)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
                  their passes storing from layout 5 or from their last one; block_sort on v8's
@@ -556,6 +561,21 @@ def v22_stores(runner):
             for program in programs]
 
 
+def v22_lanes(runner):
+    """v22_store_word_vectors against its variants whose merges trade lane steps on tile bits 4 ..
+    7 for steps on registers after a round through each warp's own part of the tile (as it is,
+    held to six blocks an SM, and only where a merge has three such steps or more), with v22 and
+    v8, in separate runs taken in turns."""
+    programs = [stage_program(runner.build, "v22_slot_offsets"),
+                runner.variant("v22_store_word_vectors"), runner.variant("v22_warp_rounds"),
+                runner.variant("v22_warp_rounds_blocks6"), runner.variant("v22_warp_rounds3"),
+                stage_program(runner.build, "v8_batched")]
+    return [runner.record("v22_lanes", f"run {repeat + 1}", program + [
+                "--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"])
+            for log2_segment in (3, 4, 5, 7, 10, 12) for repeat in range(runner.spread_runs)
+            for program in programs]
+
+
 def v13_passes(runner):
     return sweep(runner, "v13_passes", {
         "as built (bits 0 .. 4 kept, 9 global steps a pass)":
@@ -971,7 +991,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v13_groups": v13_groups, "v19_groups": v19_groups,
                "v20_rounds": v20_rounds, "v20_round_argsorts": v20_round_argsorts,
                "v20_warp_tiles": v20_warp_tiles, "v21_keys": v21_keys,
-               "v21_slots": v21_slots, "v22_stores": v22_stores,
+               "v21_slots": v21_slots, "v22_stores": v22_stores, "v22_lanes": v22_lanes,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "v16_tops": v16_tops, "v17_argsorts": v17_argsorts,

@@ -85,6 +85,11 @@
              v22_store_vectors (the store chosen at run time) and v22_store_word_vectors (chosen
              when the kernel is compiled), keys on arrays of 32, 1024 and 4096 keys, 2^27 in
              all, with rounds' metrics. Writes OUT/vector_store_kernels.csv.
+  warp_rounds  what a warp's round in place of lane steps changes in v22's block_sort (lab note
+             short_arrays): v22_store_word_vectors against its variants v22_warp_rounds and
+             v22_warp_rounds_blocks6, keys on arrays of 128, 1024 and 4096 keys, 2^27 in all,
+             with rounds' metrics and the instructions of the ALU and LSU pipes. Writes
+             OUT/warp_round_kernels.csv.
   tiles      what tiles of one warp change in the argsort (chapter 23): v20_register_fixup's
              and v21_warp_tiles' argsorts (--values) on arrays of 64 and 256 keys, 2^27 in all,
              with fixup's metrics. Writes OUT/tile_kernels.csv.
@@ -495,6 +500,33 @@ def vector_stores(ncu, build, runner):
                           {**ROUNDS, **STALLS})
 
 
+# What a warp's round in place of lane steps changes (lab note short_arrays): rounds' metrics and
+# the instructions each of the ALU and LSU pipes executed.
+WARP_ROUNDS = {
+    **ROUNDS,
+    "sm__inst_executed_pipe_alu.sum": "alu_instructions",
+    "sm__inst_executed_pipe_lsu.sum": "lsu_instructions",
+}
+
+
+def warp_rounds(ncu, build, runner):
+    """v22_store_word_vectors's block_sort of keys (lane steps on tile bits 4 .. 7) against its
+    variants that make those steps on registers after a round through each warp's part of the
+    tile, as they are and held to six blocks an SM, on arrays of 128, 1024 and 4096 keys."""
+    cases = []
+    for segment in ("128", "1024", "4096"):
+        arguments = ["--log2", "27", "--segment", segment]
+        cases += [("v22_slot_offsets", "16-byte stores (lane steps)",
+                   runner.variant("v22_store_word_vectors"), arguments),
+                  ("v22_slot_offsets", "a warp's round",
+                   runner.variant("v22_warp_rounds"), arguments),
+                  ("v22_slot_offsets", "a warp's round, six blocks an SM",
+                   runner.variant("v22_warp_rounds_blocks6"), arguments)]
+    return kernel_records(ncu, runner, cases,
+                          ["--section", "WarpStateStats", "--metrics", ",".join(WARP_ROUNDS)],
+                          {**WARP_ROUNDS, **STALLS})
+
+
 def warp_tiles(ncu, build, runner):
     """v20's argsort as built (4096-key tiles, eight warps a block) against its variant whose
     arrays of 512 keys or fewer go in 512-key tiles of one warp, at 64 and 256 keys."""
@@ -616,6 +648,7 @@ FACTS = {"libraries": ("library_kernels.csv", libraries),
          "keys32": ("keys32_kernels.csv", keys32),
          "slots": ("slot_kernels.csv", slots),
          "vector_stores": ("vector_store_kernels.csv", vector_stores),
+         "warp_rounds": ("warp_round_kernels.csv", warp_rounds),
          "tiles": ("tile_kernels.csv", tiles),
          "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed),

@@ -258,6 +258,9 @@ CHUNKS = [
                "register to a base for each thread (lab note short_arrays)", 90, optional=True),
     experiment("v22_stores", "v22's keys stored four to a 16-byte store, against v22 and v8 in "
                "turns (lab note short_arrays)", 190, optional=True),
+    experiment("v22_lanes", "v22's lane steps on registers after a round of each warp, against "
+               "v22, its 16-byte stores and v8 in turns (lab note short_arrays)", 230,
+               optional=True),
     experiment("v13_passes", "v13's variants with fewer passes (lab note passes)", 260),
     experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
     experiment("v14_span", "v14 and its variants against CUB (chapter 16)", 200),
@@ -326,6 +329,8 @@ CHUNKS = [
          "note short_arrays)", 45, optional=True),
     fact("vector_stores", "vector_store_kernels", "what storing keys alone four to a 16-byte "
          "store changes in v22's block_sort (lab note short_arrays)", 45, optional=True),
+    fact("warp_rounds", "warp_round_kernels", "what a warp's round in place of lane steps "
+         "changes in v22's block_sort (lab note short_arrays)", 60, optional=True),
     fact("warp_tiles", "warp_tile_kernels", "v20's argsort in 512-key tiles of one warp, with "
          "the waits (lab note short_arrays, chapter 23)", 30),
     fact("tiles", "tile_kernels", "what v21's tiles of one warp save against v20's tiles of "
