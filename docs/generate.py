@@ -405,6 +405,9 @@ def generated_blocks(tour, profile, network_dump):
         "small-arrays": lambda: tables.turns_table(tables.SMALL_ARRAYS),
         "segment-spread": lambda: tables.turns_table(tables.SEGMENT_SPREAD),
         "v22-stores": lambda: tables.turns_table(tables.V22_STORES),
+        "v22-lanes": lambda: tables.turns_table(tables.V22_LANES),
+        "v22-swaps": lambda: tables.turns_table(tables.V22_SWAPS),
+        "warp-round-kernels": tables.warp_round_kernels_table,
         "library-kernels": tables.library_kernels_table,
         "record-status": record_status,
     }
@@ -555,9 +558,11 @@ INLINE_VALUES = {
                                                                       int(args[3])),
     "turns-against-verdict": lambda args, tour, profile: tables.turns_against(
         args[0], args[1], args[2], int(args[3]), verdict_only=True),
-    # EXPERIMENT:PROGRAM:Q, the median of the program's runs there.
+    # EXPERIMENT:PROGRAM:Q, the median of the program's runs there; turns-slowest: the slowest.
     "turns-median": lambda args, tour, profile: tables.turns_median(args[0], args[1],
                                                                     int(args[2])),
+    "turns-slowest": lambda args, tour, profile: tables.turns_slowest(args[0], args[1],
+                                                                      int(args[2])),
     "library-kernels": lambda args, tour, profile: tables.library_kernels(args[0], int(args[1])),
     # STAGE:KERNEL, the bank conflicts of the kernel's loads and stores (measure_banks.py).
     "bank-conflicts": lambda args, tour, profile: tables.bank_conflicts(args[0], args[1]),

@@ -1057,8 +1057,8 @@ def metric_text(row, column):
         return f"{value / 1e6:.2f} ms"
     if column.endswith("_bytes"):
         return f"{value / 2**20:.0f} MiB"
-    if column in ("instructions", "shared_wavefronts", "shared_bank_conflicts",
-                  "l2_write_sectors", "l2_read_sectors"):
+    if column in ("instructions", "alu_instructions", "lsu_instructions", "shared_wavefronts",
+                  "shared_bank_conflicts", "l2_write_sectors", "l2_read_sectors"):
         # Below 10 million one decimal, so that half a million does not read as none or one.
         if value == 0:
             return "none"
@@ -1088,6 +1088,45 @@ def fact_rows(name, key):
     """{(row[key], segment): row} of the record's experiment NAME (ncu_facts.py), in recorded
     order."""
     return {(row[key], int(row["segment"])): row for row in recorded_rows(name)}
+
+
+# The columns of warp_round_kernels_table: heading, column of the record, and how a cell
+# shows it (millions of instructions or wavefronts, a share of the time, milliseconds).
+WARP_ROUND_COLUMNS = [("ms", "duration_ns"), ("instructions (millions)", "instructions"),
+                      ("ALU pipe instructions (millions)", "alu_instructions"),
+                      ("LSU pipe instructions (millions)", "lsu_instructions"),
+                      ("ALU pipe busy", "alu_pipe_pct"), ("LSU pipe busy", "lsu_pipe_pct"),
+                      ("shared wavefronts (millions)", "shared_wavefronts"),
+                      ("bank conflicts (millions)", "shared_bank_conflicts"),
+                      ("theoretical occupancy", "theoretical_occupancy_pct")]
+
+
+def fact_cell(row, column):
+    """One column of an Nsight Compute record as a table's cell: no unit, which the heading
+    gives."""
+    value = float(row[column])
+    if column == "duration_ns":
+        return ms(value / 1e6)
+    if column.endswith("_pct"):
+        return f"{value:.0f}%"
+    return f"{value / 1e6:.{1 if value < 1e7 else 0}f}"
+
+
+def warp_round_kernels_table():
+    """v22_store_word_vectors's block_sort of keys against its variants with a warp's round, by
+    array length (ncu_facts.py warp_rounds)."""
+    rows = recorded_rows("warp_round_kernels")
+    if not rows:
+        return NOT_MEASURED + "\n"
+    body = [[f"2^{log2(row['segment'])}", row["variant"]] +
+            [fact_cell(row, column) for _, column in WARP_ROUND_COLUMNS] for row in rows]
+    header = ["array length L", "block_sort"] + [heading for heading, _ in WARP_ROUND_COLUMNS]
+    return (table(header, body) + "\n" + recorded(rows, "tools/ncu_facts.py warp_rounds") +
+            "; data: " + data_files("warp_round_kernels") + ". Keys alone, 2^27 in all "
+            "(`--log2 27 --segment L`): the second sort's launch of `block_sort`, "
+            f"{UNDER_NCU}. Busy: the share of the pipe's peak issue rate used over the launch; "
+            "a wavefront is one pass of a shared-memory access, and a bank conflict one pass "
+            "more than the access needed.\n")
 
 
 def fact_over(name, key, mine, base, segment, column):
@@ -2232,7 +2271,19 @@ SEGMENT_SPREAD = Turns("segment_spread", experiments.SHORT_SPREAD_STAGES[0],
 V22_STORES = Turns("v22_stores", "v22_store_word_vectors",
                    ["v22_slot_offsets", "v22_store_fours", "v22_store_vectors", "v8_batched"],
                    "segment", "array length L", "other program")
-TURNS = {turns.experiment: turns for turns in (SMALL_ARRAYS, SEGMENT_SPREAD, V22_STORES)}
+# Its variants whose merges make lane steps on registers after a warp's round (lab note
+# short_arrays): the round in every merge with two such steps or more is judged; then the rounds
+# with and without their bank conflicts, the best of them judged.
+V22_LANES = Turns("v22_lanes", "v22_warp_rounds",
+                  ["v22_store_word_vectors", "v22_warp_rounds_blocks6", "v22_warp_rounds3",
+                   "v22_slot_offsets", "v8_batched"],
+                  "segment", "array length L", "other program")
+V22_SWAPS = Turns("v22_swaps", "v22_warp_rounds_swapped3",
+                  ["v22_store_word_vectors", "v22_warp_rounds", "v22_warp_rounds_swapped",
+                   "v22_warp_rounds3"],
+                  "segment", "array length L", "other program")
+TURNS = {turns.experiment: turns
+         for turns in (SMALL_ARRAYS, SEGMENT_SPREAD, V22_STORES, V22_LANES, V22_SWAPS)}
 
 
 def turns_value(name, q, verdict_only=False):
@@ -2249,6 +2300,12 @@ def turns_median(name, program, q):
     """The median of `program`'s runs at 2^q in experiment `name`, run in turns: "0.9661 ms"."""
     found = spread_runs(name, TURNS[name].column).get((program, q))
     return f"{ms(statistics.median(found))} ms" if found else NOT_MEASURED
+
+
+def turns_slowest(name, program, q):
+    """The slowest of `program`'s runs at 2^q in experiment `name`, run in turns: "0.9519 ms"."""
+    found = spread_runs(name, TURNS[name].column).get((program, q))
+    return f"{ms(max(found))} ms" if found else NOT_MEASURED
 
 
 def turns_against(name, program, other, q, verdict_only=False):

@@ -76,6 +76,10 @@ does not make.
                  part of the tile behind a warp's barrier (as it is, held to six blocks an SM,
                  and only in merges with three such steps or more), with v22_slot_offsets and
                  v8_batched, in turns as v22_stores, on the same lengths (lab note short_arrays)
+  v22_swaps      v22_store_word_vectors against v22_warp_rounds and v22_warp_rounds3 and their
+                 variants whose warp's round goes through the tile's words with tile bits 4 and
+                 8 swapped (no bank conflicts), in turns as v22_stores, keys on arrays of 128,
+                 1024 and 4096 keys (lab note short_arrays)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
                  their passes storing from layout 5 or from their last one; block_sort on v8's
@@ -576,6 +580,20 @@ def v22_lanes(runner):
             for program in programs]
 
 
+def v22_swaps(runner):
+    """v22_store_word_vectors against the two warp's rounds of v22_lanes (in every merge with two
+    lane steps on tile bits 4 .. 7 or more, and with three or more) and their variants whose
+    round goes through the warp's words with tile bits 4 and 8 swapped, free of the round's bank
+    conflicts, in separate runs taken in turns, where the rounds run: 128 keys and more."""
+    programs = [runner.variant("v22_store_word_vectors"), runner.variant("v22_warp_rounds"),
+                runner.variant("v22_warp_rounds_swapped"), runner.variant("v22_warp_rounds3"),
+                runner.variant("v22_warp_rounds_swapped3")]
+    return [runner.record("v22_swaps", f"run {repeat + 1}", program + [
+                "--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"])
+            for log2_segment in (7, 10, 12) for repeat in range(runner.spread_runs)
+            for program in programs]
+
+
 def v13_passes(runner):
     return sweep(runner, "v13_passes", {
         "as built (bits 0 .. 4 kept, 9 global steps a pass)":
@@ -992,6 +1010,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v20_rounds": v20_rounds, "v20_round_argsorts": v20_round_argsorts,
                "v20_warp_tiles": v20_warp_tiles, "v21_keys": v21_keys,
                "v21_slots": v21_slots, "v22_stores": v22_stores, "v22_lanes": v22_lanes,
+               "v22_swaps": v22_swaps,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "v16_tops": v16_tops, "v17_argsorts": v17_argsorts,

@@ -86,10 +86,10 @@
              when the kernel is compiled), keys on arrays of 32, 1024 and 4096 keys, 2^27 in
              all, with rounds' metrics. Writes OUT/vector_store_kernels.csv.
   warp_rounds  what a warp's round in place of lane steps changes in v22's block_sort (lab note
-             short_arrays): v22_store_word_vectors against its variants v22_warp_rounds and
-             v22_warp_rounds_blocks6, keys on arrays of 128, 1024 and 4096 keys, 2^27 in all,
-             with rounds' metrics and the instructions of the ALU and LSU pipes. Writes
-             OUT/warp_round_kernels.csv.
+             short_arrays): v22_store_word_vectors against its variants v22_warp_rounds,
+             v22_warp_rounds_blocks6 and v22_warp_rounds_swapped, keys on arrays of 128, 1024
+             and 4096 keys, 2^27 in all, with rounds' metrics and the instructions of the ALU
+             and LSU pipes. Writes OUT/warp_round_kernels.csv.
   tiles      what tiles of one warp change in the argsort (chapter 23): v20_register_fixup's
              and v21_warp_tiles' argsorts (--values) on arrays of 64 and 256 keys, 2^27 in all,
              with fixup's metrics. Writes OUT/tile_kernels.csv.
@@ -512,7 +512,8 @@ WARP_ROUNDS = {
 def warp_rounds(ncu, build, runner):
     """v22_store_word_vectors's block_sort of keys (lane steps on tile bits 4 .. 7) against its
     variants that make those steps on registers after a round through each warp's part of the
-    tile, as they are and held to six blocks an SM, on arrays of 128, 1024 and 4096 keys."""
+    tile, as they are, held to six blocks an SM and through the words with tile bits 4 and 8
+    swapped (no bank conflicts), on arrays of 128, 1024 and 4096 keys."""
     cases = []
     for segment in ("128", "1024", "4096"):
         arguments = ["--log2", "27", "--segment", segment]
@@ -521,7 +522,9 @@ def warp_rounds(ncu, build, runner):
                   ("v22_slot_offsets", "a warp's round",
                    runner.variant("v22_warp_rounds"), arguments),
                   ("v22_slot_offsets", "a warp's round, six blocks an SM",
-                   runner.variant("v22_warp_rounds_blocks6"), arguments)]
+                   runner.variant("v22_warp_rounds_blocks6"), arguments),
+                  ("v22_slot_offsets", "a warp's round, bits 4 and 8 swapped",
+                   runner.variant("v22_warp_rounds_swapped"), arguments)]
     return kernel_records(ncu, runner, cases,
                           ["--section", "WarpStateStats", "--metrics", ",".join(WARP_ROUNDS)],
                           {**WARP_ROUNDS, **STALLS})

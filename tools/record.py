@@ -155,7 +155,8 @@ REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words
                      "v18_mirrored,v19_coalesced_store,v19_group15,v20_register_fixup,v20_round512,"
                      "v20_round256,v20_warp_tiles,v21_warp_tiles,v21_keys32,v21_keys32_blocks7,"
                      "v21_keys32_rounds,v21_slot_sums,v21_slot_sums_blocks6,v22_slot_offsets,"
-                     "v22_store_fours,v22_store_vectors,v22_store_word_vectors")
+                     "v22_store_fours,v22_store_vectors,v22_store_word_vectors,v22_warp_rounds,"
+                     "v22_warp_rounds_blocks6")
 # At 2^20: the stages whose profile the chapters read at that size, and the variant of the lab
 # note on groups.
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
@@ -261,6 +262,8 @@ CHUNKS = [
     experiment("v22_lanes", "v22's lane steps on registers after a round of each warp, against "
                "v22, its 16-byte stores and v8 in turns (lab note short_arrays)", 230,
                optional=True),
+    experiment("v22_swaps", "v22's warp's rounds with and without their bank conflicts, in turns "
+               "(lab note short_arrays)", 110, optional=True),
     experiment("v13_passes", "v13's variants with fewer passes (lab note passes)", 260),
     experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
     experiment("v14_span", "v14 and its variants against CUB (chapter 16)", 200),
