@@ -18,8 +18,10 @@ Usage: experiments_test.py SOURCE_ROOT
   the first on arrays of 8 .. 512 keys, the second on those of 1024 .. 2^20, 2^27 keys in all,
   every record of experiment segment_stages;
 - segment_spread runs v22, v8, v13, v14 and v19 in turns at 8, 16 and 32 keys per array;
-  v22_stores runs v22, its three store variants and v8 in turns at 8 .. 4096; v22_swaps runs
-  v22_store_word_vectors and its four warp's rounds in turns at 128, 1024 and 4096;
+  v22_stores runs v22, its three store variants and v8 in turns at 8 .. 4096; v22_lanes runs
+  v22, v22_store_word_vectors, its three warp's rounds and v8 in turns at the same lengths;
+  v22_swaps runs v22_store_word_vectors and its four warp's rounds in turns at 128, 1024 and
+  4096;
 - segments gives DeviceSegmentedRadixSort arrays from 32 keys on, the others from 2; segments,
   segment_stages and tops hand their torch runs to torch_batch at once;
 - torch_batch runs tools/torch_rows.py (here a stand-in) for every argument list in one
@@ -268,6 +270,23 @@ check(stores_runner.built == ["v22_store_fours", "v22_store_vectors", "v22_store
       ["8", "16", "32", "128", "1024", "4096"] and
       all(run[0] == "v22_stores" and run[2][run[2].index("--log2") + 1] == "27" for run in runs),
       "v22_stores: v22, its three store variants and v8 in turns at 8 .. 4096 keys per array")
+
+# v22_lanes: v22, v22_store_word_vectors, its three warp's rounds and v8 in turns at the lengths
+# of v22_stores.
+lanes_runner = Runner()
+lanes_runner.spread_runs = 2
+runs = experiments.v22_lanes(lanes_runner)
+check(lanes_runner.built == ["v22_store_word_vectors", "v22_warp_rounds",
+                             "v22_warp_rounds_blocks6", "v22_warp_rounds3"]
+      and len(runs) == 6 * 2 * 6 and
+      [os.path.basename(run[2][0]) for run in runs[:6]] ==
+      ["v22_slot_offsets", "v22_store_word_vectors", "v22_warp_rounds",
+       "v22_warp_rounds_blocks6", "v22_warp_rounds3", "v8_batched"] and
+      [run[2][run[2].index("--segment") + 1] for run in runs[::12]] ==
+      ["8", "16", "32", "128", "1024", "4096"] and
+      all(run[0] == "v22_lanes" and run[2][run[2].index("--log2") + 1] == "27" for run in runs),
+      "v22_lanes: v22, v22_store_word_vectors, its three warp's rounds and v8 in turns at 8 .. "
+      "4096 keys per array")
 
 # v22_swaps: v22_store_word_vectors and its warp's rounds, with and without their words' swap, in
 # turns where the rounds run (128 keys and more), the variants built once each.
