@@ -1048,6 +1048,12 @@ def items_table():
             f"the second sort's launch, {UNDER_NCU}.\n")
 
 
+def millions(value):
+    """A count in millions: one decimal below 10 million, so that half a million does not read
+    as none or one."""
+    return f"{value / 1e6:.{1 if value < 1e7 else 0}f}"
+
+
 def metric_text(row, column):
     """One Nsight Compute column of a record (ncu_facts.py), as the prose quotes it."""
     if row is None:
@@ -1059,10 +1065,7 @@ def metric_text(row, column):
         return f"{value / 2**20:.0f} MiB"
     if column in ("instructions", "alu_instructions", "lsu_instructions", "shared_wavefronts",
                   "shared_bank_conflicts", "l2_write_sectors", "l2_read_sectors"):
-        # Below 10 million one decimal, so that half a million does not read as none or one.
-        if value == 0:
-            return "none"
-        return f"{value / 1e6:.{1 if value < 1e7 else 0}f} million"
+        return "none" if value == 0 else f"{millions(value)} million"
     if column.endswith("_stall"):
         return f"{value:.1f} cycles"
     return f"{value:.0f}%" if column.endswith("_pct") else f"{value:g}"
@@ -1109,7 +1112,7 @@ def fact_cell(row, column):
         return ms(value / 1e6)
     if column.endswith("_pct"):
         return f"{value:.0f}%"
-    return f"{value / 1e6:.{1 if value < 1e7 else 0}f}"
+    return millions(value)
 
 
 def warp_round_kernels_table():

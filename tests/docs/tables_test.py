@@ -788,10 +788,34 @@ check(tables.turns_against("segment_spread", "v22_slot_offsets", "v8_batched", 3
       tables.NOT_MEASURED and
       tables.turns_median("segment_spread", "v8_batched", 4) == "1.20 ms" and
       tables.turns_median("segment_spread", "v8_batched", 6) == tables.NOT_MEASURED and
+      tables.turns_slowest("segment_spread", "v8_batched", 3) == "1.03 ms" and
+      tables.turns_slowest("segment_spread", "v8_batched", 6) == tables.NOT_MEASURED and
       variant_turns[0].endswith("| v22_store_vectors against the fastest other program |") and
       "faster v22_store_vectors's median run" in variant_turns[-1],
-      "two programs in turns: the ratio of their medians and the verdict, either median; a "
-      "variant keeps its whole name")
+      "two programs in turns: the ratio of their medians and the verdict, either median or the "
+      "slowest run; a variant keeps its whole name")
+
+# The warp's rounds' kernels (ncu_facts.py warp_rounds): a row a length and variant, counts in
+# millions (one decimal below ten million), shares and the theoretical occupancy in percent.
+round_row = {"segment": "4096", "variant": "a warp's round", "duration_ns": "1078400",
+             "instructions": "621805568", "alu_instructions": "385351680",
+             "lsu_instructions": "187170816", "alu_pipe_pct": "69.27", "lsu_pipe_pct": "67.29",
+             "shared_wavefronts": "236351692", "shared_bank_conflicts": "431880",
+             "theoretical_occupancy_pct": "62.5", "gpu": "NVIDIA H200",
+             "cuda_runtime": "13.0", "nvidia_driver": "1", "date": "2026-12-03"}
+tables.recorded_rows = lambda name: [round_row] if name == "warp_round_kernels" else []
+with tempfile.TemporaryDirectory() as results:
+    os.makedirs(os.path.join(results, "empty"))
+    with open(os.path.join(results, "empty", records.MANIFEST), "w") as file:
+        json.dump({"gpu": "none", "chunks": {}}, file)
+    saved_record, tables.RECORD = tables.RECORD, records.Record("empty", results)
+    round_table = tables.warp_round_kernels_table().splitlines()
+    tables.RECORD = saved_record
+check(round_table[2] == "| 2^12 | a warp's round | 1.08 | 622 | 385 | 187 | 69% | 67% | 236 | "
+                       "0.4 | 62% |" and
+      tables.metric_text(round_row, "alu_instructions") == "385 million" and
+      tables.metric_text(round_row, "shared_bank_conflicts") == "0.4 million",
+      "a warp's round's kernel: milliseconds, counts in millions, shares in percent")
 # A tie is not a loss: v13 as fast as v8 at 8 keys (fastest_rival then names v13, the smaller
 # name) leaves v8 unbeaten there; v14 faster at 16 beats it.
 tables.recorded_rows = lambda name: [
