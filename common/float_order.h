@@ -1,5 +1,5 @@
 // float_order.h: IEEE 754 totalOrder for 32-bit floats, the order of --type float (the driver's
-// reference, v11_float_keys) and of exercise 3 (docs/27_exercises.md): -NaN (larger payloads
+// reference, v11_float_keys) and of exercise 3 (docs/29_exercises.md): -NaN (larger payloads
 // first), -infinity, negative numbers, -0.0, +0.0, positive numbers, +infinity, +NaN (smaller
 // payloads first).
 #pragma once

@@ -15,7 +15,7 @@
 // and double a 32-bit `size` up to n in their loops; with n <= 2^30 neither can overflow.
 constexpr std::uint64_t kMaxKeys = std::uint64_t{1} << 30;
 
-// A sort across GPUs (--gpus P, v23_multi_gpu) holds up to kMaxKeys on each of up to kMaxGpus.
+// A sort across GPUs (--gpus P, v25_multi_gpu) holds up to kMaxKeys on each of up to kMaxGpus.
 constexpr std::uint64_t kMaxGpus = 16;
 
 // The smallest power of two >= n, for 1 <= n <= kMaxGpus x kMaxKeys.

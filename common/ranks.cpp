@@ -1,4 +1,4 @@
-// ranks.cpp: v23_multi_gpu's sort across GPUs as one process per GPU (ranks.h), the form that
+// ranks.cpp: v25_multi_gpu's sort across GPUs as one process per GPU (ranks.h), the form that
 // reaches past one machine. MPI starts the processes, says which rank each is, and hands them
 // the id of the NCCL clique that rank 0 makes; the stage's bitonic_sort_gpus then sorts, each
 // rank's GPU its share, with the exchanges of the one-process form. MPI carries only that id, a

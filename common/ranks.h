@@ -1,4 +1,4 @@
-// ranks.h: the sort across GPUs as one process per GPU (v23_multi_gpu under mpirun; README,
+// ranks.h: the sort across GPUs as one process per GPU (v25_multi_gpu under mpirun; README,
 // "Running a stage", "Under mpirun"). Each process is one rank of P and drives one GPU; rank 0
 // makes the id of an NCCL clique and MPI hands it to the others, which join with it. Built where
 // Meson finds NCCL and MPI; the program runs this form when an MPI launcher started it
@@ -9,10 +9,10 @@
 
 struct GpuTeam;
 
-// The bytes of an NCCL clique's id (NCCL_UNIQUE_ID_BYTES; v23's bitonic_sort.cu checks it).
+// The bytes of an NCCL clique's id (NCCL_UNIQUE_ID_BYTES; v25's bitonic_sort.cu checks it).
 constexpr unsigned kTeamIdBytes = 128;
 
-// The stage's half (v23_multi_gpu/bitonic_sort.cu). new_team_id writes a new clique's id into
+// The stage's half (v25_multi_gpu/bitonic_sort.cu). new_team_id writes a new clique's id into
 // id[0 .. kTeamIdBytes - 1] (one rank calls it). join_gpu_team makes this process's team: the
 // current device as rank `rank` of `ranks` (a power of two) for sorts of per_gpu keys a GPU,
 // waiting until every rank has joined with the same id; free_gpu_team (stage.h) frees it.

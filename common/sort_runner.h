@@ -26,7 +26,7 @@ using PairSort =
 using TopSort = std::function<void(int *keys, int *indices, unsigned n, unsigned segment,
                                    unsigned top, bool ascending)>;
 
-// A sort of keys spread over GPUs (--gpus, v23_multi_gpu): keys[g] holds the g-th part of the
+// A sort of keys spread over GPUs (--gpus, v25_multi_gpu): keys[g] holds the g-th part of the
 // array, per_gpu keys, on device g. Returns the milliseconds of its last exchange of keys between
 // GPUs, or a negative number when it made none.
 using GpusSort =

@@ -71,7 +71,7 @@ void bitonic_top_segments(int *keys, int *indices, unsigned n, unsigned segment,
 void bitonic_float_segments(float *keys, int *indices, unsigned n, unsigned segment, unsigned top,
                             bool ascending);
 
-// Only for a stage that sorts one array across the GPUs of a machine (v23_multi_gpu; the
+// Only for a stage that sorts one array across the GPUs of a machine (v25_multi_gpu; the
 // program then takes --gpus P and none of the options above, and links NCCL). A GpuTeam is what the
 // GPUs 0 .. gpus - 1 share for sorts of per_gpu keys each: their NCCL communicators, and on each a
 // stream and a buffer of per_gpu keys for a partner's. make_gpu_team makes one (gpus a power of

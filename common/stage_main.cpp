@@ -7,10 +7,10 @@
 //   STAGE_HAS_ARGSORT   bitonic_argsort_segments  --values       (v9_argsort and after)
 //   STAGE_HAS_TOP       bitonic_top_segments      --top K        (v10_top_k and after)
 //   STAGE_HAS_FLOATS    bitonic_float_segments    --type float   (v11_float_keys and after)
-//   STAGE_HAS_GPUS      bitonic_sort_gpus         --gpus P       (v23_multi_gpu, which sorts
+//   STAGE_HAS_GPUS      bitonic_sort_gpus         --gpus P       (v25_multi_gpu, which sorts
 //                                                                 across GPUs alone: Meson sets
 //                                                                 its other switches to 0)
-//   STAGE_HAS_RANKS     join_gpu_team (ranks.h)   mpirun -np P   (v23_multi_gpu where Meson
+//   STAGE_HAS_RANKS     join_gpu_team (ranks.h)   mpirun -np P   (v25_multi_gpu where Meson
 //                                                                 found MPI: one process a GPU)
 //
 // The switches are macros because a stage without a function must not name it, nor the helpers

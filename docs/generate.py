@@ -375,7 +375,7 @@ def generated_blocks(tour, profile, network_dump):
             baseline_label="the stage as built"),
         "v13-passes-profile": lambda: tables.passes_profile_table(profile),
         "passes-v14_span": lambda: tables.span_passes_table(network_dump, tour),
-        # What to use, by workload (chapter 26).
+        # What to use, by workload (chapter 28).
         "which-sort": lambda: tables.which_sort_table(tour),
         # What v14_span's rule for a merge's last pass costs in passes (chapter 16).
         "tail-rule-passes": lambda: tables.tail_rule_text(network_dump),
@@ -407,6 +407,7 @@ def generated_blocks(tour, profile, network_dump):
         "v22-stores": lambda: tables.turns_table(tables.V22_STORES),
         "v22-lanes": lambda: tables.turns_table(tables.V22_LANES),
         "v22-swaps": lambda: tables.turns_table(tables.V22_SWAPS),
+        "stage-turns": lambda: tables.turns_table(tables.STAGE_TURNS),
         "warp-round-kernels": tables.warp_round_kernels_table,
         "library-kernels": tables.library_kernels_table,
         "record-status": record_status,
@@ -645,7 +646,7 @@ INLINE_VALUES = {
     "neighbours-verdict": spread_value("neighbours-verdict"),
     # ratio:Q or over-one:Q: the two ranks' time at 2^Q over the one process's (tables.py).
     "ranks": lambda args, tour, profile: tables.ranks_value(args[0], int(args[1])),
-    # The measured time of 2^31 keys on two GPUs over chapter 25's model of it.
+    # The measured time of 2^31 keys on two GPUs over chapter 27's model of it.
     "gpus-model-ratio": lambda args, tour, profile: (
         tables.NOT_MEASURED if tables.gpus_model() is None else
         f"{tables.gpus_model()[0] / tables.gpus_model()[1]:.3f}x"),

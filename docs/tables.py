@@ -53,8 +53,12 @@ def first_length_only(leave_out=()):
             if (row.get("segment", "0") in ("", "0") or "validation" not in row or
                     row.get("variant", "").startswith("torch")):
                 continue
-            form = tuple(row.get(column) for column in ("variant", "program", "n", "values",
-                                                        "top", "type"))
+            # The runs of a program taken in turns ("run 1", "run 2", ...) are one form, as
+            # course.validated_once counts them.
+            variant = row.get("variant", "")
+            variant = "" if re.fullmatch(r"run \d+", variant) else variant
+            form = (variant,) + tuple(row.get(column) for column in ("program", "n", "values",
+                                                                     "top", "type"))
             forms.setdefault(form, []).append(row)
         if any(not any(row["validation"] == "pass" for row in rows if int(row["segment"]) >= 1024)
                and any(int(row["segment"]) >= 1024 for row in rows) for rows in forms.values()):
@@ -312,7 +316,7 @@ def readme_results(tour):
     return (table(["stage", "the one idea", "passes at 2^29", "2^20 ms", "2^24 ms", "2^29 ms",
                    "2^29 time / floor"], rows, ["l", "l"] + ["r"] * 5) + "\n" + tour.source() +
             " The floor is the stage's passes times one read and write of the array at the copy "
-            "bandwidth; `docs/26_results.md` has the full story.\n")
+            "bandwidth; `docs/28_results.md` has the full story.\n")
 
 
 # The stage the results chapter sets against the libraries at every size: v7, the last stage of
@@ -2285,8 +2289,12 @@ V22_SWAPS = Turns("v22_swaps", "v22_warp_rounds_swapped3",
                   ["v22_store_word_vectors", "v22_warp_rounds", "v22_warp_rounds_swapped",
                    "v22_warp_rounds3"],
                   "segment", "array length L", "other program")
+# The stages from v22 on and v8 (chapters 25 and 26): v24 judged against the others.
+STAGE_TURNS = Turns("stage_turns", experiments.STAGE_TURNS[0], list(experiments.STAGE_TURNS[1:]),
+                    "segment", "array length L", "other stage")
 TURNS = {turns.experiment: turns
-         for turns in (SMALL_ARRAYS, SEGMENT_SPREAD, V22_STORES, V22_LANES, V22_SWAPS)}
+         for turns in (SMALL_ARRAYS, SEGMENT_SPREAD, V22_STORES, V22_LANES, V22_SWAPS,
+                       STAGE_TURNS)}
 
 
 def turns_value(name, q, verdict_only=False):

@@ -1,4 +1,4 @@
-// answers.cu: the instructor's answers to exercises 1 to 3 (docs/27_exercises.md), written as a
+// answers.cu: the instructor's answers to exercises 1 to 3 (docs/29_exercises.md), written as a
 // student's stage would write them from v0_naive: one launch per compare step, one thread per
 // key, every launch checked and counted. The gpu suite runs the exercises' checks against them
 // (gpu_exercise_answers): a right answer must pass every assertion, the launch counts included.

@@ -88,7 +88,7 @@ if doctest_case is None:
                   "float"]]
 else:
     runs = [[f"--test-case={doctest_case}"]]
-# A sort across GPUs (--gpus, v23_multi_gpu) calls NCCL, which asks the runtime for peer access
+# A sort across GPUs (--gpus, v25_multi_gpu) calls NCCL, which asks the runtime for peer access
 # that an earlier call enabled and takes the error it expects (cudaErrorPeerAccessAlreadyEnabled).
 # The sanitizer would count each one; its checks of the kernels' memory stay on, and every
 # runtime call of the course's own code is checked by CUDA_CHECK, which fails the run (exit 3).

@@ -102,6 +102,15 @@ def stage_names():
     return [stage.name for stage in stages()]
 
 
+# Stages the course no longer has under these names, each with why. A record's rows of one are
+# left out (records.py), and the rest of their chunk is quoted: those rows measured code that no
+# stage holds now, and the other programs of the run did not change with it.
+RETIRED_STAGES = {
+    "v23_multi_gpu": "renamed v25_multi_gpu on 2026-12-03, when v23_vector_stores and "
+                     "v24_warp_rounds came before it, and built on their kernels since",
+}
+
+
 VARIANTS_FILE = os.path.join(TOOLS, "variants.txt")
 # The variants of tools/variants.txt that take the flips out of v8_batched and v9_argsort (the
 # lab note docs/notes/flips.md), by stage, each with the label that says what it does instead:
@@ -110,7 +119,7 @@ VARIANTS_FILE = os.path.join(TOOLS, "variants.txt")
 DIRECTIONS, MIRRORED = "directions in the compares", "mirrored network, no flips"
 FLIP_VARIANTS = {"v8_batched": {"v8_directions": DIRECTIONS, "v8_mirrored": MIRRORED},
                  "v9_argsort": {"v9_directions": DIRECTIONS, "v9_mirrored": MIRRORED}}
-# The variants that answer an exercise of docs/27_exercises.md, by exercise: the mirrored network
+# The variants that answer an exercise of docs/29_exercises.md, by exercise: the mirrored network
 # in v8 is exercise 9, and v9's is the same answer in the argsort. tools/make_student_copy.py
 # leaves them out of the copy it makes for students.
 ANSWER_VARIANTS = {"v8_mirrored": 9, "v9_mirrored": 9}
@@ -561,7 +570,7 @@ def copy_course(destination, leave_out=()):
 
 
 def add_stage(tree, stage, start, gpu_tests, idea):
-    """Adds a stage to the tree `tree` as chapter 27 says a student does: a copy of the stage
+    """Adds a stage to the tree `tree` as chapter 29 says a student does: a copy of the stage
     `start`, and an entry in stages.txt (without a chapter) that copies start's, with the test
     names `gpu_tests` as its gpu tests. Returns the new stage's folder, for the caller to edit."""
     folder = os.path.join(tree, stage)

@@ -80,6 +80,9 @@ does not make.
                  variants whose warp's round goes through the tile's words with tile bits 4 and
                  8 swapped (no bank conflicts), in turns as v22_stores, keys on arrays of 128,
                  1024 and 4096 keys (lab note short_arrays)
+  stage_turns    v24_warp_rounds, v23_vector_stores, v22_slot_offsets and v8_batched, keys on
+                 arrays of 8, 16, 32, 128, 1024 and 4096 keys, in turns as v22_stores
+                 (chapters 25 and 26)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
                  their passes storing from layout 5 or from their last one; block_sort on v8's
@@ -119,15 +122,15 @@ does not make.
                  (cub_packed_radix) and, up to 2^16 keys per array, torch.sort on rows
                  (tools/torch_rows.py; skipped with one line where PyTorch cannot be imported),
                  for arrays of 2 .. 2^27 keys, 2^27 keys in all (chapter 10)
-  segment_stages every stage from v8 on (v8_batched .. v22_slot_offsets) on many arrays, keys
+  segment_stages every stage from v8 on (v8_batched .. v24_warp_rounds) on many arrays, keys
                  alone, against v8's fastest rivals (cub_segmented, cub_packed_radix,
                  torch.sort up to 2^16 keys per array), at every power of two from 8 to 4096
                  keys per array and at 2^14, 2^16, 2^18 and 2^20; and the argsorts
-                 (--values) of v9_argsort, v15_tile4096, v17_prefix_argsort .. v22_slot_offsets
+                 (--values) of v9_argsort, v15_tile4096, v17_prefix_argsort .. v24_warp_rounds
                  and cub_packed_radix at 8, 128, 1024, 4096 and the four longer lengths,
-                 v19's to v22's at every length of the keys; the top 16 (--top 16) of
-                 v16_register_top .. v22_slot_offsets at 128 .. 4096 keys per array; 2^27 keys
-                 in all (chapters 20 to 24 and 26). It takes more than ten minutes on an H200:
+                 v19's to v24's at every length of the keys; the top 16 (--top 16) of
+                 v16_register_top .. v24_warp_rounds at 128 .. 4096 keys per array; 2^27 keys
+                 in all (chapters 20 to 26 and 28). It takes more than ten minutes on an H200:
                  segment_stages_short (arrays of 8 .. 512 keys) and segment_stages_long (1024
                  .. 2^20) make the same runs in two halves, each shorter, and write
                  segment_stages_short.csv and segment_stages_long.csv
@@ -150,17 +153,17 @@ does not make.
   floats         v11_float_keys's sort, argsort and top-k of floats (--type float) against the same
                  of ints, v10_top_k's of ints, and torch.sort and torch.topk on float32 rows,
                  for arrays of 128, 1024 and 4096 keys, 2^27 keys in all (chapter 13)
-  gpus           v23_multi_gpu on one GPU (2^30 keys) and on two (2^29, 2^30 and 2^31),
+  gpus           v25_multi_gpu on one GPU (2^30 keys) and on two (2^29, 2^30 and 2^31),
                  v7_register_tile, CUB's radix sort (2^29, 2^30) and the copy baseline on one
                  (2^30): the sort across GPUs against what a user would run on one GPU, its last
                  exchange as the program times it, and the parts of the time model; where the
                  build made it, the same sort as two processes under mpirun beside each two-GPU
-                 run; needs two GPUs (chapter 25)
+                 run; needs two GPUs (chapter 27)
   exchange       tools/nccl_exchange on GPUs 0 and 1: the grouped ncclSend and ncclRecv of
-                 v23_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 25)
+                 v25_multi_gpu alone, 256 KiB to 4 GiB each way (chapter 27)
   spread         every stage in five separate runs (--spread-runs) at 2^15, 2^17 and 2^20:
-                 how far apart two measurements of one program fall (chapter 26)
-  distributions  every stage on every distribution at 2^24 (lab note inputs, chapter 26)
+                 how far apart two measurements of one program fall (chapter 28)
+  distributions  every stage on every distribution at 2^24 (lab note inputs, chapter 28)
                  spread and distributions take --stages: only those stages, to measure again
                  the stages whose code changed; with --replace-in RECORDED.csv the output is
                  that record with those rows replaced (same variant, program and size)
@@ -171,9 +174,9 @@ does not make.
                  blocks of a thread block cluster of 2 .. 16, against a pass with none and a
                  copy (tools/cluster_steps.cu), at 2^24, 2^27 and 2^29 (lab note clusters)
   copy           the copy baseline at every size from 2^10 to 2^29: what one isolated copy of
-                 the array costs at each size, the floor's unit (chapter 26)
+                 the array costs at each size, the floor's unit (chapter 28)
   small_arrays   v7_register_tile and every library call at 2^10 .. 2^14, in five separate runs
-                 each, taking turns: which is faster beyond the spread of the runs (chapter 26)
+                 each, taking turns: which is faster beyond the spread of the runs (chapter 28)
 
 A variant of a stage is one of tools/variants.txt: the stage's own code but for the lines of its
 bitonic_index.h or bitonic_sort.cu that the entry edits (constants, the tile's padding, a launch
@@ -594,6 +597,30 @@ def v22_swaps(runner):
             for program in programs]
 
 
+def in_turns(runner, experiment, programs, log2_segments):
+    """Each program's keys on arrays of 2^log2_segments keys, 2^27 keys in all, in separate runs
+    taken in turns (every program once before any runs again), as many runs as the runner's
+    spread_runs."""
+    return [runner.record(experiment, f"run {repeat + 1}", program + [
+                "--log2", "27", "--segment", str(1 << log2_segment), "--reps", "5"])
+            for log2_segment in log2_segments for repeat in range(runner.spread_runs)
+            for program in programs]
+
+
+# The stages of many arrays' keys from v22 on, and v8, the fastest stage at 8 .. 32 keys in
+# segment_stages of 2026-12-02.
+STAGE_TURNS = ("v24_warp_rounds", "v23_vector_stores", "v22_slot_offsets", "v8_batched")
+
+
+def stage_turns(runner):
+    """STAGE_TURNS on arrays of 8, 16, 32, 128, 1024 and 4096 keys, in turns: what each of v23's
+    and v24's changes buys beyond the spread of the runs, and whether v24 is the fastest of them
+    at every length (chapters 25 and 26)."""
+    return in_turns(runner, "stage_turns",
+                    [course.program_command(runner.build, stage) for stage in STAGE_TURNS],
+                    (3, 4, 5, 7, 10, 12))
+
+
 def v13_passes(runner):
     return sweep(runner, "v13_passes", {
         "as built (bits 0 .. 4 kept, 9 global steps a pass)":
@@ -693,28 +720,29 @@ def segments(runner):
 # v13 .. v16 make fewer passes than v8.
 STAGE_SEGMENTS = [3, 7, 10, 12, 14, 16, 18, 20]
 # The stages' keys alone and their rivals run at every power of two from 8 to 4096 as well: the
-# lengths where the course names one stage for many arrays (chapter 26).
+# lengths where the course names one stage for many arrays (chapter 28).
 STAGE_KEY_SEGMENTS = sorted(set(STAGE_SEGMENTS) | set(range(3, 13)))
-# Every stage that sorts many arrays, keys alone (v23 sorts one array across GPUs).
+# Every stage that sorts many arrays, keys alone (v25 sorts one array across GPUs).
 STAGE_KEY_PROGRAMS = ("v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
                       "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top",
                       "v17_prefix_argsort", "v18_mirrored", "v19_coalesced_store",
-                      "v20_register_fixup", "v21_warp_tiles", "v22_slot_offsets")
+                      "v20_register_fixup", "v21_warp_tiles", "v22_slot_offsets",
+                      "v23_vector_stores", "v24_warp_rounds")
 # The stages whose argsorts (--values) run there, and the library rivals of the keys and of the
 # argsorts (torch.sort joins both).
 STAGE_ARGSORT_PROGRAMS = ("v9_argsort", "v15_tile4096", "v17_prefix_argsort", "v18_mirrored",
                           "v19_coalesced_store", "v20_register_fixup", "v21_warp_tiles",
-                          "v22_slot_offsets")
-# The argsorts that run at every length of the keys as well: v19's to v22's, so that each
-# argsort can be set against its keys at each (chapters 21 to 24).
+                          "v22_slot_offsets", "v23_vector_stores", "v24_warp_rounds")
+# The argsorts that run at every length of the keys as well: v19's to v24's, so that each
+# argsort can be set against its keys at each (chapters 21 to 26).
 STAGE_ARGSORT_EVERY_LENGTH = ("v19_coalesced_store", "v20_register_fixup", "v21_warp_tiles",
-                              "v22_slot_offsets")
+                              "v22_slot_offsets", "v23_vector_stores", "v24_warp_rounds")
 # The stages whose top-k keeps up to 16 keys in one launch (v16 on), with --top 16 on arrays of
 # STAGE_TOP_SEGMENTS keys: whether each beats its own full sort there (chapter 18's question, for
 # the stage the course names for many arrays too).
 STAGE_TOP_PROGRAMS = ("v16_register_top", "v17_prefix_argsort", "v18_mirrored",
                       "v19_coalesced_store", "v20_register_fixup", "v21_warp_tiles",
-                      "v22_slot_offsets")
+                      "v22_slot_offsets", "v23_vector_stores", "v24_warp_rounds")
 STAGE_TOP_SEGMENTS = range(7, 13)
 STAGE_KEY_RIVALS = ("cub_segmented", "cub_packed_radix")
 STAGE_ARGSORT_RIVALS = ("cub_packed_radix",)
@@ -740,7 +768,7 @@ def segment_stages_long(runner):
 
 
 def stage_runs(runner, log2_segments):
-    """Every stage from v8 on, keys alone, and the argsorts of v9, v15, v17 .. v22, against
+    """Every stage from v8 on, keys alone, and the argsorts of v9, v15, v17 .. v24, against
     the rivals of the segments and argsorts experiments, at the lengths 2^log2_segments of
     STAGE_KEY_SEGMENTS: keys at each, argsorts where it is one of STAGE_SEGMENTS
     (STAGE_ARGSORT_EVERY_LENGTH's at each), and the top 16 of STAGE_TOP_PROGRAMS where it is one
@@ -775,7 +803,7 @@ SHORT_SPREAD_STAGES = ("v22_slot_offsets", "v8_batched", "v13_any_bits", "v14_sp
 def segment_spread(runner):
     """SHORT_SPREAD_STAGES at 8, 16 and 32 keys per array (2^27 keys in all), in separate runs
     taken in turns: whether the first one's gap to the fastest of the others there is more than
-    the runs of one program differ by (chapter 26, lab note many_arrays)."""
+    the runs of one program differ by (chapter 28, lab note many_arrays)."""
     return [runner.record("segment_spread", f"run {repeat + 1}", course.program_command(
                 runner.build, stage) + ["--log2", "27", "--segment", str(1 << log2_segment),
                                         "--reps", "5"])
@@ -1010,7 +1038,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v20_rounds": v20_rounds, "v20_round_argsorts": v20_round_argsorts,
                "v20_warp_tiles": v20_warp_tiles, "v21_keys": v21_keys,
                "v21_slots": v21_slots, "v22_stores": v22_stores, "v22_lanes": v22_lanes,
-               "v22_swaps": v22_swaps,
+               "v22_swaps": v22_swaps, "stage_turns": stage_turns,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "v16_tops": v16_tops, "v17_argsorts": v17_argsorts,

@@ -5,7 +5,7 @@
     python3 tools/grade.py --build build my_stage 2      and exercise 2's
     python3 tools/grade.py --build build my_stage 1 2 3  several exercises, one run
 
-Every exercise of docs/27_exercises.md is graded on the stage's own suites: its index tests
+Every exercise of docs/29_exercises.md is graded on the stage's own suites: its index tests
 (index_STAGE), its program's exit codes (exit_codes_STAGE), its gpu tests (gpu_STAGE) and the
 three compute-sanitizer tools (sanitize_*_STAGE). An exercise adds what its section names:
 exercises 1 to 3 require the exercise's check among the stage's gpu tests (and exercise 1 runs
@@ -159,7 +159,7 @@ def main():
     if unknown:
         fail_at_once(f"no exercise {unknown[0]}: the exercises are 1 to {len(EXERCISES)}", 2)
     if stage not in course.stage_names():
-        fail_at_once(f"{stage} is not in stages.txt: add its line first (docs/27_exercises.md)", 2)
+        fail_at_once(f"{stage} is not in stages.txt: add its line first (docs/29_exercises.md)", 2)
     tests = os.path.join(build, "tests")
     gpu_present = os.path.join(tests, "gpu_present")
     if not os.path.exists(gpu_present):

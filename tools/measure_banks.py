@@ -16,7 +16,7 @@ With --sass-csv it also counts, per kernel, the shared- and global-memory instru
 machine code (cuobjdump -sass): whether the compiler kept two 4-byte accesses or merged them
 into one 8-byte access (LDS.64, STS.64) decides what the banks see. It counts the shuffles,
 barriers, min/max, selects and compares too, which show how v9's 64-bit compares are built
-(chapter 26) and what its variants of chapter 11 build instead (double compares, DSETP).
+(chapter 28) and what its variants of chapter 11 build instead (double compares, DSETP).
 """
 import argparse
 import collections

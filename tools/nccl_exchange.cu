@@ -1,9 +1,9 @@
-// nccl_exchange: the speed of the exchange v23_multi_gpu makes, alone: GPUs 0 .. P - 1 in pairs
+// nccl_exchange: the speed of the exchange v25_multi_gpu makes, alone: GPUs 0 .. P - 1 in pairs
 // (g and g ^ 1), each sending N int32 keys to its partner and receiving N from it, through
 // ncclSend and ncclRecv in one group, as exchange_keys does. One warm-up and R timed exchanges
 // per size, the host's clock from all GPUs idle to all done, the median printed per size as a
 // CSV line: the bytes each GPU sends, the time, and the bandwidth one way (bytes sent / time).
-// chapter 25's time model takes the link's bandwidth from it.
+// chapter 27's time model takes the link's bandwidth from it.
 //
 //   build/tools/nccl_exchange --gpus 2 --reps 5 > exchange.csv
 #include <cuda_runtime.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10 to 26.
+"""Facts about launches that only Nsight Compute (ncu) can count, for chapters 10 to 28.
 
     python3 tools/ncu_facts.py --build build --out results libraries occupancy
 

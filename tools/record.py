@@ -156,12 +156,12 @@ REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words
                      "v20_round256,v20_warp_tiles,v21_warp_tiles,v21_keys32,v21_keys32_blocks7,"
                      "v21_keys32_rounds,v21_slot_sums,v21_slot_sums_blocks6,v22_slot_offsets,"
                      "v22_store_fours,v22_store_vectors,v22_store_word_vectors,v22_warp_rounds,"
-                     "v22_warp_rounds_blocks6")
+                     "v22_warp_rounds_blocks6,v23_vector_stores,v24_warp_rounds")
 # At 2^20: the stages whose profile the chapters read at that size, and the variant of the lab
 # note on groups.
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
                      "v7_register_tile,v13_any_bits,v14_span,v15_tile4096")
-# At 2^27: the stages the chapters read a profile of at that size (v8 .. v12 and v23 are read at
+# At 2^27: the stages the chapters read a profile of at that size (v8 .. v12 and v25 are read at
 # 2^20 alone), in two chunks, each well inside a device call of ten minutes (profile-20's eleven
 # programs took 113 s at 2^20): v0 .. v5, whose hundreds of launches take one Nsight Compute pass
 # apiece, and the rest with the variants chapters 15 to 17 read.
@@ -221,7 +221,7 @@ CHUNKS = [
     segment_stages("short", "8 .. 512", 250),
     segment_stages("long", "1024 .. 2^20", 330),
     experiment("segment_spread", "v22 and the fastest stages at 8, 16 and 32 keys per array, "
-               "five separate runs each (chapter 26, lab note many_arrays)", 100),
+               "five separate runs each (chapter 28, lab note many_arrays)", 100),
     experiment("argsorts", "v9's argsort against the libraries' and torch.sort, arrays of "
                "2 .. 2^16 keys", 420),
     experiment("word_argsorts", "the lab's argsorts against v9's, arrays of 2 .. 2^12 keys",
@@ -264,6 +264,8 @@ CHUNKS = [
                optional=True),
     experiment("v22_swaps", "v22's warp's rounds with and without their bank conflicts, in turns "
                "(lab note short_arrays)", 110, optional=True),
+    experiment("stage_turns", "v24, v23, v22 and v8 on many arrays' keys in turns (chapters 25 "
+               "and 26)", 170),
     experiment("v13_passes", "v13's variants with fewer passes (lab note passes)", 260),
     experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
     experiment("v14_span", "v14 and its variants against CUB (chapter 16)", 200),
@@ -331,9 +333,9 @@ CHUNKS = [
     fact("keys32", "keys32_kernels", "what 32 keys a thread change in v21's sort of keys (lab "
          "note short_arrays)", 45, optional=True),
     fact("vector_stores", "vector_store_kernels", "what storing keys alone four to a 16-byte "
-         "store changes in v22's block_sort (lab note short_arrays)", 45, optional=True),
+         "store changes in v22's block_sort (chapter 25, lab note short_arrays)", 45),
     fact("warp_rounds", "warp_round_kernels", "what a warp's round in place of lane steps "
-         "changes in v22's block_sort (lab note short_arrays)", 60, optional=True),
+         "changes in v22's block_sort (chapter 26, lab note short_arrays)", 60),
     fact("warp_tiles", "warp_tile_kernels", "v20's argsort in 512-key tiles of one warp, with "
          "the waits (lab note short_arrays, chapter 23)", 30),
     fact("tiles", "tile_kernels", "what v21's tiles of one warp save against v20's tiles of "
@@ -343,7 +345,7 @@ CHUNKS = [
     fact("packed", "packed_kernels", "the kernels of the packed radix sort", 45),
     fact("short_stages", "short_stages", "why v15 sorts short arrays more slowly than v8 (lab "
          "note many_arrays)", 45, optional=True),
-    experiment("gpus", "v23 on one GPU and on two, in one process and as two under mpirun, "
+    experiment("gpus", "v25 on one GPU and on two, in one process and as two under mpirun, "
                "2^29 .. 2^31 keys", 310, gpus=2),
     experiment("exchange", "NCCL's exchange between two GPUs alone", 30, program="nccl_exchange",
                gpus=2),

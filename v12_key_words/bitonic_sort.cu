@@ -11,7 +11,7 @@
 //   Since v9 every key travels as a 64-bit item, its ordered bits and its position, even in a
 //   sort of keys alone, where the position is 0 and never written: twice the registers, shared
 //   memory and shuffles that the key needs, which makes v9 .. v11's sort of keys alone slower
-//   than v8's on the same kernels (chapter 26's tour). A key alone needs only its ordered_bits,
+//   than v8's on the same kernels (chapter 28's tour). A key alone needs only its ordered_bits,
 //   one 32-bit word in the same order. So compare_and_swap, order_pair, flip_keys,
 //   compare_registers, load_item, store_item, multistep, launch_multistep, load_thread_major,
 //   store_thread_major, exchange, compare_lanes, merge_in_block, sort_thread_keys, block_sort and

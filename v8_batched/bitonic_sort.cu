@@ -8,7 +8,7 @@
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
 // What changes from v7_register_tile, and why
-//   Bitonic sort loses to a radix sort on one long array (docs/26_results.md), but many short
+//   Bitonic sort loses to a radix sort on one long array (docs/28_results.md), but many short
 //   arrays are another problem: a library sort pays for every array, a network pays nothing.
 //   This stage sorts the n / L arrays of L consecutive keys each (--segment L; L = n is the
 //   whole input) with one network: the merges stop at size L (bitonic_sort_segments, and

@@ -65,7 +65,7 @@ with tempfile.TemporaryDirectory() as folder:
     if f"not in {{{','.join(listed)}}}" not in refused_run.stderr or "uniform" not in listed:
         failures.append(f"--help lists the distributions {listed}, the refusal of 'gauss' says "
                         f"{refused_run.stderr.strip()!r}")
-    # Programs that sort across GPUs (--gpus P, v23_multi_gpu) take 2^30 keys per GPU, up to 16.
+    # Programs that sort across GPUs (--gpus P, v25_multi_gpu) take 2^30 keys per GPU, up to 16.
     gpus = "--gpus P" in help_run.stdout
     most_log2 = 34 if gpus else 30
     expect(["--log2", "abc"], 2, f"--log2: expects a whole number from 0 to {most_log2}, got 'abc'")

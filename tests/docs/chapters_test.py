@@ -22,16 +22,16 @@ import course  # noqa: E402
 
 NUMBERS = ("zero one two three four five six seven eight nine ten eleven twelve thirteen "
            "fourteen fifteen sixteen seventeen eighteen nineteen twenty twenty-one "
-           "twenty-two twenty-three twenty-four").split()
+           "twenty-two twenty-three twenty-four twenty-five twenty-six").split()
 docs = os.path.join(root, "docs")
 chapters = sorted(name for name in os.listdir(docs) if re.match(r"\d\d_.*\.md$", name))
 # "chapter 12, [text](12_v10_top_k.md)" or "[chapter 5, v3_warp](05_v3_warp.md)"; the README's
-# "[Chapter 26, results](docs/26_results.md)".
+# "[Chapter 28, results](docs/28_results.md)".
 LINK = re.compile(r"chapter (\d+)\W[^\n]*?\]\((?:docs/)?(\d\d)_[^)]*\.md\)", re.I)
 
 # The pattern itself, on a right and a wrong link.
 for sample, pair in (("Next: chapter 12, [the first K](12_v10_top_k.md).", ("12", "12")),
-                     ("[Chapter 26, results](docs/27_exercises.md)", ("26", "27"))):
+                     ("[Chapter 28, results](docs/29_exercises.md)", ("28", "29"))):
     if LINK.search(sample).groups() != pair:
         sys.exit(f"chapters_test.py: the pattern reads {sample!r} wrong")
 
@@ -91,7 +91,7 @@ if missing:
 
 # A stage's chapter reads no run of a later stage: none of its generated blocks names a later
 # stage, a variant or an experiment of one (all named vN_...), or reads the fastest of every
-# stage; a forward pointer is words, and the lab notes and chapter 26 may look ahead.
+# stage; a forward pointer is words, and the lab notes and chapter 28 may look ahead.
 BLOCK = re.compile(r"<!-- BEGIN GENERATED ([^\n>]+?) -->")
 READS_EVERY_STAGE = re.compile(r"fastest-stage")
 for stage in [stage for stage in course.stages() if stage.chapter]:

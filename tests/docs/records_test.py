@@ -110,7 +110,7 @@ for name in records.record_names():
 with tempfile.TemporaryDirectory() as scratch:
     copy = os.path.join(scratch, "course")
     for folder in ["common", "tools", "v4_half_threads", "v5_bank_free", "v8_batched",
-                   "v23_multi_gpu"]:
+                   "v25_multi_gpu"]:
         shutil.copytree(os.path.join(root, folder), os.path.join(copy, folder),
                         ignore=shutil.ignore_patterns("__pycache__"))
 
@@ -158,19 +158,19 @@ with tempfile.TemporaryDirectory() as scratch:
     # A run under mpirun (its variant "2 ranks") is timed by common/ranks.cpp, the one-process
     # form by sort_runner.cu: a change of ranks.cpp's code changes the first's fingerprint alone.
     sources = records.Sources(copy)
-    alone, ranks = (records.Fingerprints(sources).of_row({"program": "v23_multi_gpu",
+    alone, ranks = (records.Fingerprints(sources).of_row({"program": "v25_multi_gpu",
                                                            "variant": variant})
                     for variant in ("2 GPUs", course.ranks_variant(2)))
     check(alone and ranks and alone != ranks and
-          alone == records.fingerprint("v23_multi_gpu", sources) and
-          ranks == records.fingerprint("v23_multi_gpu", sources, as_ranks=True),
-          "a row of v23 run under mpirun has a fingerprint of its own (ranks.cpp in it)")
+          alone == records.fingerprint("v25_multi_gpu", sources) and
+          ranks == records.fingerprint("v25_multi_gpu", sources, as_ranks=True),
+          "a row of v25 run under mpirun has a fingerprint of its own (ranks.cpp in it)")
     edit("common/ranks.cpp", "  MPI_Init(&argc, &argv);", "  MPI_Init(&argc, &argv);\n  "
          "static_cast<void>(0);")
     sources = records.Sources(copy)
-    check(records.fingerprint("v23_multi_gpu", sources) == alone and
-          records.fingerprint("v23_multi_gpu", sources, as_ranks=True) != ranks,
-          "a changed line of common/ranks.cpp changes the fingerprint of v23's runs under mpirun "
+    check(records.fingerprint("v25_multi_gpu", sources) == alone and
+          records.fingerprint("v25_multi_gpu", sources, as_ranks=True) != ranks,
+          "a changed line of common/ranks.cpp changes the fingerprint of v25's runs under mpirun "
           "alone")
 
     # A record of made-up rows in two chunks, one run each: the chunk with rows of the changed
@@ -211,6 +211,20 @@ with tempfile.TemporaryDirectory() as scratch:
             "tour-b": {"files": {"tour": "tour-b.csv"}, "stages": course.stage_names()}}}, file)
     check(records.Record("made_up", results, records.Sources(copy)).lacking(["tour"]) == [],
           "a chunk made for the stages as they are is complete")
+    # A row of a stage the course has retired (course.RETIRED_STAGES: a renamed stage) is left
+    # out, and the rest of its chunk is quoted, not dropped as stale.
+    retired = next(iter(course.RETIRED_STAGES))
+    course.write_csv(os.path.join(results, "made_up", "tour-c.csv"),
+                     [{"program": retired, "sort_ms": "1", "code": "000000000000"}] +
+                     [{"program": program, "sort_ms": "1", "code": code}
+                      for program, code in zip(programs, before) if program == "v8_batched"])
+    with open(os.path.join(results, "made_up", records.MANIFEST), "w") as file:
+        json.dump({"gpu": "made up", "chunks": {
+            "tour-c": {"files": {"tour": "tour-c.csv"}, "stages": course.stage_names()}}}, file)
+    with_retired = records.Record("made_up", results, records.Sources(copy))
+    check([row["program"] for row in with_retired.rows("tour")] == ["v8_batched"] and
+          with_retired.stale_rows() == [] and retired not in course.stage_names(),
+          "a row of a retired stage is left out, and its chunk's other rows are quoted")
 
 # 4. In a copy for students (tools/make_student_copy.py) the answer variants are gone from
 # tools/variants.txt; tools/withheld.json keeps the fingerprints of their rows, which hold while

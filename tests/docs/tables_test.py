@@ -24,7 +24,7 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
 - chapter 16's kinds of pass (span_kind), their table of copies, the span-copies value (at
   2^27, or at the size it names, of the stage or variant it names), and its pass counts from
   network_dump (span_passes_table);
-- chapter 26's run of the stages on many arrays (segment_stages_table): the fastest stage and
+- chapter 28's run of the stages on many arrays (segment_stages_table): the fastest stage and
   the fastest rival at each length, keys alone and argsorts apart, the stage in copies of the
   GPU's own copy, the length up to which a stage wins at every length, the lengths at which a
   stage is the fastest, how far a stage is behind the fastest and which stages beat it where
@@ -447,12 +447,12 @@ check(fact(["short_stages", "stage", "v15_tile4096", "8", "l2_write_sectors"], N
       "recorded")
 keys = tables.segment_stages_table().splitlines()
 argsorts = tables.segment_stages_table(values=True).splitlines()
-check(keys[2] == "| 2^3 (8) | 1.00 | - | - | - | - | 1.50 | 1.40 | 1.20 | - | - | - | - | - | - | - | 3.00 | "
+check(keys[2] == "| 2^3 (8) | 1.00 | - | - | - | - | 1.50 | 1.40 | 1.20 | - | - | - | - | - | - | - | - | - | 3.00 | "
       "9.00 | 5.00 | "
       "`v8_batched` | "
       "2.0 | DeviceSegmentedSort: 3.00x |" and
       keys[3].endswith("| `v8_batched` | 4.0 | DeviceSegmentedSort: 0.95x |") and
-      keys[4] == "| 2^20 (1048576) | 10.00 | - | - | - | - | 8.00 | 6.00 | 5.00 | - | - | - | - | - | - | - | "
+      keys[4] == "| 2^20 (1048576) | 10.00 | - | - | - | - | 8.00 | 6.00 | 5.00 | - | - | - | - | - | - | - | - | - | "
       "20.00 | 7.00 | "
       "- | `v15_tile4096` | 10.0 | packed DeviceRadixSort: 1.40x |" and
       "DATA segment_stages" in keys[6] and "NVIDIA H200" in keys[6],
@@ -510,17 +510,17 @@ check(mirrored[0].startswith("| array length L | v8 keys ms | v17 keys ms | v18 
 made_up["segment_stages"] = [row for row in made_up["segment_stages"]
                              if row["variant"].split()[0] not in ("v17_prefix_argsort",
                                                                    "v18_mirrored")]
-# v23 as one process and as two under mpirun (chapter 25) on a made-up run: the ranks' rows are
+# v25 as one process and as two under mpirun (chapter 27) on a made-up run: the ranks' rows are
 # ranks_runs' alone, and their time over the one process's at 2^31 on two GPUs (104 / 100) and
 # over 2^30 on one GPU (104 / 80).
 def gpus_row(variant, gpus, q, sort_ms):
-    return {"program": "v23_multi_gpu", "variant": variant, "n": str(2**q), "sort_ms": sort_ms,
+    return {"program": "v25_multi_gpu", "variant": variant, "n": str(2**q), "sort_ms": sort_ms,
             "device": f"{gpus} x NVIDIA H200" if gpus > 1 else "NVIDIA H200"}
 
 
 made_up["gpus"] = [gpus_row("1 GPU", 1, 30, "80"), gpus_row("2 GPUs", 2, 31, "100"),
                    gpus_row(course.ranks_variant(2), 2, 31, "104")]
-check(tables.gpus_runs()[("v23_multi_gpu", 2, 31)]["sort_ms"] == "100" and
+check(tables.gpus_runs()[("v25_multi_gpu", 2, 31)]["sort_ms"] == "100" and
       list(tables.ranks_runs()) == [31] and
       tables.ranks_value("ratio", 31) == "1.04x" and
       tables.ranks_value("over-one", 31) == "1.30x" and
@@ -836,8 +836,7 @@ check(generate.notes_only_experiments() == {"v9_directions", "v9_mirrored", "pip
                                              "groups_kernel_times", "groups_kernel_metrics",
                                              "v20_rounds", "v20_round_argsorts", "round_kernels",
                                              "v21_keys", "keys32_kernels", "v21_slots",
-                                             "v22_stores", "vector_store_kernels",
-                                             "v22_lanes", "v22_swaps", "warp_round_kernels"},
+                                             "v22_stores", "v22_lanes", "v22_swaps"},
       "the experiments only optional chunks write: those the lab notes alone read")
 
 
@@ -890,7 +889,7 @@ with tempfile.TemporaryDirectory() as results:
           "a value the chosen record lacks is read from the fallback and names it; a pinned one "
           "is not; claims are checked where their values are read")
 
-# What to use (chapter 26): per workload the fastest program the record timed, and the next.
+# What to use (chapter 28): per workload the fastest program the record timed, and the next.
 class WhichTour:
     def sizes(self):
         return [14, 20, 29]

@@ -1,4 +1,4 @@
-// gpu suite, exercise 3 (docs/27_exercises.md): the check a student's stage lists in its
+// gpu suite, exercise 3 (docs/29_exercises.md): the check a student's stage lists in its
 // stage_gpu_tests for bitonic_sort_floats(keys, n, ascending). Every output key's bit pattern
 // must equal that of a reference sorted by IEEE 754 totalOrder (float_order.h), or its exact
 // reverse for a descending sort: -0.0 and +0.0 differ, and so do NaNs of different payloads.

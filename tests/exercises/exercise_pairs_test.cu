@@ -1,4 +1,4 @@
-// gpu suite, exercise 2 (docs/27_exercises.md): the check a student's stage lists in its
+// gpu suite, exercise 2 (docs/29_exercises.md): the check a student's stage lists in its
 // stage_gpu_tests for bitonic_sort_pairs(keys, values, n, ascending). Bitonic sort is not
 // stable, so the values are checked for what any right answer has: the keys equal std::sort of
 // the keys, and every (key, value) pair that went in comes out once. The values are not the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""proof suite: the stubs of docs/27_exercises.md compile, with the checks their exercises list.
+"""proof suite: the stubs of docs/29_exercises.md compile, with the checks their exercises list.
 
 Usage: exercise_starters_test.py SOURCE_ROOT
 
@@ -24,7 +24,7 @@ root = os.path.abspath(sys.argv[1])
 if shutil.which("nvcc") is None:
     print("SKIP: no nvcc: the stages are not built here")
     sys.exit(77)
-chapter = open(os.path.join(root, "docs", "27_exercises.md")).read()
+chapter = open(os.path.join(root, "docs", "29_exercises.md")).read()
 sections = re.split(r"\n## ", chapter)
 starters = []
 for section in sections:

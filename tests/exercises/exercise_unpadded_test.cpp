@@ -1,4 +1,4 @@
-// gpu suite, exercise 1 (docs/27_exercises.md): the check a student's stage lists in its
+// gpu suite, exercise 1 (docs/29_exercises.md): the check a student's stage lists in its
 // stage_gpu_tests. Its bitonic_sort must sort any n, not only powers of two: the test calls it
 // without the driver's padding, compares with std::sort, and counts the launches, which must be
 // those of the network for n padded, launches_per_sort (the stage's bitonic_index.h) of the

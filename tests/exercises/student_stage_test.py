@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""proof suite: the steps of docs/27_exercises.md for adding a stage give a green `meson test`.
+"""proof suite: the steps of docs/29_exercises.md for adding a stage give a green `meson test`.
 
 Usage: student_stage_test.py SOURCE_ROOT
 
@@ -35,7 +35,7 @@ if os.environ.get("STUDENT_STAGE_COPY"):
     sys.exit(77)
 
 root = os.path.abspath(sys.argv[1])
-chapter = open(os.path.join(root, "docs", "27_exercises.md")).read()
+chapter = open(os.path.join(root, "docs", "29_exercises.md")).read()
 section = re.search(r"## Adding your own stage\n(.*?)\n## ", chapter, re.S).group(1)
 blocks = re.findall(r"```(\S*)\n(.*?)```", section, re.S)
 stage_lines = [body for kind, body in blocks if kind == "stages.txt"]

@@ -1,4 +1,4 @@
-// gpu suite, stages that sort across GPUs (v23_multi_gpu): bitonic_sort_gpus, run through the
+// gpu suite, stages that sort across GPUs (v25_multi_gpu): bitonic_sort_gpus, run through the
 // same padding, transfer and timing code as the stage's program with --gpus P
 // (common/sort_runner, time_gpus_sort), must give exactly what std::sort gives, and make exactly
 // the launches launches_per_gpus_sort says, and time an exchange exactly when there is one

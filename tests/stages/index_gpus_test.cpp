@@ -1,4 +1,4 @@
-// cpu suite, v23_multi_gpu: the schedule of a sort across GPUs, played on the host. Every GPU is
+// cpu suite, v25_multi_gpu: the schedule of a sort across GPUs, played on the host. Every GPU is
 // a vector of n keys; the test runs the very functions bitonic_sort_gpus calls
 // (for_each_exchange, partner_rank, group_ascending, keeps_smaller_half) for 1 .. 16 simulated
 // GPUs and checks that every key lands in order. It also holds the exchanges to the reference

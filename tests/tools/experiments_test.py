@@ -13,15 +13,15 @@ Usage: experiments_test.py SOURCE_ROOT
 - v19_groups runs v19, the variant v19_group15 and CUB's merge sort at 2^16 .. 2^29;
 - v20_rounds and v20_round_argsorts run v20 and its three round variants, keys alone and
   argsorts; v20_warp_tiles runs v20's argsort, its one-warp variant's and v20's keys alone;
-- segment_stages_short and segment_stages_long run v8 .. v22 and two CUB calls on keys, nine
-  argsorts (--values), the top 16 of v16 .. v22, and torch.sort up to 2^16 keys per array only,
+- segment_stages_short and segment_stages_long run v8 .. v24 and two CUB calls on keys, eleven
+  argsorts (--values), the top 16 of v16 .. v24, and torch.sort up to 2^16 keys per array only,
   the first on arrays of 8 .. 512 keys, the second on those of 1024 .. 2^20, 2^27 keys in all,
   every record of experiment segment_stages;
 - segment_spread runs v22, v8, v13, v14 and v19 in turns at 8, 16 and 32 keys per array;
   v22_stores runs v22, its three store variants and v8 in turns at 8 .. 4096; v22_lanes runs
   v22, v22_store_word_vectors, its three warp's rounds and v8 in turns at the same lengths;
   v22_swaps runs v22_store_word_vectors and its four warp's rounds in turns at 128, 1024 and
-  4096;
+  4096; stage_turns runs v24, v23, v22 and v8 in turns at 8 .. 4096;
 - segments gives DeviceSegmentedRadixSort arrays from 32 keys on, the others from 2; segments,
   segment_stages and tops hand their torch runs to torch_batch at once;
 - torch_batch runs tools/torch_rows.py (here a stand-in) for every argument list in one
@@ -184,9 +184,9 @@ def torch_batch(runner, experiment, argument_lists):
 
 real_torch_batch, experiments.torch_batch = experiments.torch_batch, torch_batch
 
-# segment_stages_short and _long: the fifteen stages from v8 on and two CUB calls on keys at
-# every length, the nine argsorts (--values) at 8, 128, 1024, 4096 and 2^14 .. 2^20, v19's to
-# v22's at every length of the keys, the top 16 of v16 .. v22 at 128 .. 4096, torch.sort's
+# segment_stages_short and _long: the seventeen stages from v8 on and two CUB calls on keys at
+# every length, the eleven argsorts (--values) at 8, 128, 1024, 4096 and 2^14 .. 2^20, v19's to
+# v24's at every length of the keys, the top 16 of v16 .. v24 at 128 .. 4096, torch.sort's
 # run where the arrays hold 2^16 keys or fewer; every run 2^27 keys in arrays of the length, the
 # arrays up to 512 keys in the first half, the longer ones in the second.
 short_runs = experiments.segment_stages_short(Runner())
@@ -200,14 +200,15 @@ every_length = sorted({run[1] for run, length in zip(runs, lengths)
                        if "--values" in run[2] and length in (16, 32, 64, 256, 512, 2048)})
 tops = sorted({(run[1], length) for run, length in zip(runs, lengths) if "--top" in run[2]})
 programs = [run[2][run[2].index("--algo") + 1] if "--algo" in run[2] else
-            os.path.basename(run[2][0]) for run in runs[:26]]
+            os.path.basename(run[2][0]) for run in runs[:30]]
 stages = ["v8_batched", "v9_argsort", "v10_top_k", "v11_float_keys", "v12_key_words",
           "v13_any_bits", "v14_span", "v15_tile4096", "v16_register_top", "v17_prefix_argsort",
           "v18_mirrored", "v19_coalesced_store", "v20_register_fixup", "v21_warp_tiles",
-          "v22_slot_offsets"]
+          "v22_slot_offsets", "v23_vector_stores", "v24_warp_rounds"]
 top_stages = ("v16_register_top", "v17_prefix_argsort", "v18_mirrored", "v19_coalesced_store",
-              "v20_register_fixup", "v21_warp_tiles", "v22_slot_offsets")
-check(len(runs) == 14 * 17 + 9 * 8 + 4 * 6 + 7 * 6 + 12 and
+              "v20_register_fixup", "v21_warp_tiles", "v22_slot_offsets", "v23_vector_stores",
+              "v24_warp_rounds")
+check(len(runs) == 14 * 19 + 11 * 8 + 6 * 6 + 9 * 6 + 12 and
       short_lengths == [1 << s for s in range(3, 10)] and
       all(run[0] == "segment_stages" for run in runs) and
       tops == sorted((f"{stage} --top 16", 1 << s) for s in range(7, 13) for stage in top_stages)
@@ -216,19 +217,22 @@ check(len(runs) == 14 * 17 + 9 * 8 + 4 * 6 + 7 * 6 + 12 and
       and torch_lengths == [1 << s for s in list(range(3, 13)) + [14, 16]] and
       argsort_lengths == [1 << s for s in list(range(3, 13)) + [14, 16, 18, 20]] and
       every_length == ["v19_coalesced_store --values", "v20_register_fixup --values",
-                       "v21_warp_tiles --values", "v22_slot_offsets --values"] and
+                       "v21_warp_tiles --values", "v22_slot_offsets --values",
+                       "v23_vector_stores --values", "v24_warp_rounds --values"] and
       argsorts == ["cub_packed_radix --values", "v15_tile4096 --values",
                    "v17_prefix_argsort --values", "v18_mirrored --values",
                    "v19_coalesced_store --values", "v20_register_fixup --values",
-                   "v21_warp_tiles --values", "v22_slot_offsets --values", "v9_argsort --values"]
+                   "v21_warp_tiles --values", "v22_slot_offsets --values",
+                   "v23_vector_stores --values", "v24_warp_rounds --values",
+                   "v9_argsort --values"]
       and programs == stages + ["cub_segmented", "cub_packed_radix", "v9_argsort", "v15_tile4096",
                                 "v17_prefix_argsort", "v18_mirrored", "v19_coalesced_store",
                                 "v20_register_fixup", "v21_warp_tiles", "v22_slot_offsets",
-                                "cub_packed_radix"] and
+                                "v23_vector_stores", "v24_warp_rounds", "cub_packed_radix"] and
       all(run[2][run[2].index("--log2") + 1] == "27" for run in runs),
-      "segment_stages: v8 .. v22 and two CUB calls on keys at every power of two from 8 to 4096 "
-      "and at 2^14 .. 2^20, nine argsorts at eight of those lengths and v19's to v22's at the "
-      "others, the top 16 of v16 .. v22 at 128 .. 4096, torch.sort up to 2^16, 2^27 keys "
+      "segment_stages: v8 .. v24 and two CUB calls on keys at every power of two from 8 to 4096 "
+      "and at 2^14 .. 2^20, eleven argsorts at eight of those lengths and v19's to v24's at the "
+      "others, the top 16 of v16 .. v24 at 128 .. 4096, torch.sort up to 2^16, 2^27 keys "
       "in all; 8 .. 512 in the first half, 1024 .. 2^20 in the second")
 check(batches == [("segment_stages", 7), ("segment_stages", 5)],
       f"segment_stages: torch.sort in one batch a half ({batches})")
@@ -302,6 +306,20 @@ check(swaps_runner.built == swaps and len(runs) == 3 * 2 * 5 and
       all(run[0] == "v22_swaps" and run[2][run[2].index("--log2") + 1] == "27" for run in runs),
       "v22_swaps: v22_store_word_vectors and its four warp's rounds in turns at 128, 1024 and "
       "4096 keys per array")
+
+# stage_turns: v24, v23, v22 and v8 in turns at six lengths, as many runs as the runner's
+# spread_runs, stages alone (nothing built).
+turns_runner = Runner()
+turns_runner.spread_runs = 2
+runs = experiments.stage_turns(turns_runner)
+turn_stages = ["v24_warp_rounds", "v23_vector_stores", "v22_slot_offsets", "v8_batched"]
+check(turns_runner.built == [] and len(runs) == 6 * 2 * 4 and
+      [os.path.basename(run[2][0]) for run in runs[:8]] == turn_stages * 2 and
+      [run[1] for run in runs[:8]] == ["run 1"] * 4 + ["run 2"] * 4 and
+      [run[2][run[2].index("--segment") + 1] for run in runs[::8]] ==
+      ["8", "16", "32", "128", "1024", "4096"] and
+      all(run[0] == "stage_turns" and run[2][run[2].index("--log2") + 1] == "27" for run in runs),
+      "stage_turns: v24, v23, v22 and v8 in turns at 8 .. 4096 keys per array")
 
 # segments: v8 and CUB's segmented and packed sorts at every length from 2, DeviceSegmentedRadixSort
 # from 32 (one timed run up to 64), torch.sort up to 2^16 in one batch.

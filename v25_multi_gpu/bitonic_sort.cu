@@ -1,4 +1,4 @@
-// v23_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
+// v25_multi_gpu: one array across the GPUs of a machine, partner GPU = rank XOR stride.
 //
 // What this program does
 //   Sorts n 32-bit integers in device memory with the bitonic sorting network
@@ -7,19 +7,19 @@
 //   std::sort; this file holds only the kernels and bitonic_sort(), the function that launches
 //   them (common/stage.h). Every launch is checked and counted (common/cuda_check.h).
 //
-// What changes from v22_slot_offsets, and why
+// What changes from v24_warp_rounds, and why
 //   One GPU holds at most 2^30 keys. Past that the keys must spread over several GPUs, and the
 //   network does not change: with n keys on each of P GPUs (rank g holds keys g * n .. (g + 1) *
 //   n - 1), a stride below n pairs keys of one GPU, and a stride of n * s pairs key i of GPU g
 //   with key i of GPU g ^ s, chapter 1's XOR partner one level up (bitonic_index.h,
-//   for_each_exchange). So each GPU sorts its keys with v22's kernels (bitonic_sort, one array);
+//   for_each_exchange). So each GPU sorts its keys with v24's kernels (bitonic_sort, one array);
 //   then for each merge size of 2, 4, ..., P GPUs and each of its rank strides, every GPU swaps
 //   its keys with its partner through NCCL (ncclSend and ncclRecv in one group, exchange_keys)
 //   and keeps, at each index, the smaller or the larger key (keep_half); after a merge size's
 //   last exchange each GPU merges its own keys (bitonic_merge, the launches of
 //   for_each_merge_launch: one merge alone, whose last pass takes no strides of the next, as
 //   those pair keys of two GPUs). The GPUs, their NCCL communicators, streams and receive buffers
-//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v22's kernels, and its argsort,
+//   form a GpuTeam (stage.h); bitonic_sort_gpus sorts with one. v24's kernels, and its argsort,
 //   top-k and floats of many arrays on one GPU, do not change; keys alone move as 32-bit words,
 //   and bitonic_merge runs them so.
 //   Where Meson found MPI the program also runs as one process per GPU, the form that reaches
@@ -34,14 +34,14 @@
 //   copies of the array) and one merge of 2^30 keys (2 group_steps passes of global strides and
 //   one on neighbouring keys, about 3 copies): a few tens of ms on top of a sort of 2^30 keys,
 //   under 1.35x this program's sort of 2^30 keys on one GPU when the GPUs share NVLink. On one
-//   GPU (P = 1) nothing changes from v22.
-//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v22's sort: the same
+//   GPU (P = 1) nothing changes from v24.
+//   Speedup at 2^29 over the stage before: 0.95x .. 1.05x; one GPU runs v24's sort: the same
 //   time.
 //
 // Build and run (NCCL must be installed: README, "Prerequisites")
-//   meson setup build && meson compile -C build v23_multi_gpu
-//   build/v23_multi_gpu/v23_multi_gpu --log2 24 --gpus 1
-//   mpirun -np 2 build/v23_multi_gpu/v23_multi_gpu --log2 24    (MPI found: one rank per GPU)
+//   meson setup build && meson compile -C build v25_multi_gpu
+//   build/v25_multi_gpu/v25_multi_gpu --log2 24 --gpus 1
+//   mpirun -np 2 build/v25_multi_gpu/v25_multi_gpu --log2 24    (MPI found: one rank per GPU)
 #include <nccl.h>
 
 #include <algorithm>
@@ -423,21 +423,71 @@ __device__ unsigned round_slot(unsigned k, unsigned layout, bool mirrored) {
 
 // Moves this thread's keys from layout `from` to layout `to` through the block's tile in shared
 // memory: every thread stores its keys where `from` puts them and loads the ones `to` gives it
-// (round_slot: in a mirrored round, half of them another thread's).
+// (round_slot: in a mirrored round, half of them another thread's). A warp's round (warp_only,
+// between layout 0 and layout kRegisterBits) keeps every key in its warp's part of the tile, at
+// the words warp_round_slot gives, so its barriers wait for the warp alone.
 template <typename Word>
 __device__ void exchange(Word (&key)[kKeysPerThread], Word *tile, unsigned from, unsigned to,
-                         bool mirrored) {
-  // Barrier: threads may still be loading their keys of the previous exchange from the tile.
-  __syncthreads();
-#pragma unroll
-  for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    tile[round_slot(k, from, mirrored)] = key[k];
+                         bool mirrored, bool warp_only = false) {
+  // Barrier: threads may still be loading their keys of the previous exchange from the tile. In
+  // a warp's round, only the warp's own threads: every earlier use of the tile ends in loads of
+  // the loading warp's own words (layout 0, or this round's layout 4) or is followed by a block
+  // barrier, and every later use across warps begins with one.
+  if (warp_only) {
+    __syncwarp();
+  } else {
+    __syncthreads();
   }
-  // Barrier: every key must be in the tile before any thread loads its new ones.
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    tile[warp_only ? warp_round_slot(threadIdx.x, k, from) : round_slot(k, from, mirrored)] =
+        key[k];
+  }
+  // Barrier: every key must be in the tile before any thread loads its new ones (in a warp's
+  // round, every key of the warp).
+  if (warp_only) {
+    __syncwarp();
+  } else {
+    __syncthreads();
+  }
+#pragma unroll
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    key[k] = tile[warp_only ? warp_round_slot(threadIdx.x, k, to) : round_slot(k, to, mirrored)];
+  }
+}
+
+// Stores this thread's keys of a tile of keys alone (32-bit words) four to a 16-byte store, as
+// load_thread_major loads them: a warp's store writes 512 consecutive bytes, 16 whole sectors,
+// with 4 store instructions a thread where store_through_tile's layout 5 takes 16. The sorted
+// keys are thread-major; a thread's four neighbouring keys would be its own, but its 16 keys
+// are 64 bytes on from its lane neighbour's, so a warp's 16-byte store would fill half of each
+// of 32 sectors. So the keys go through the tile once, thread-major, and lane l reads back
+// keys 4 l .. 4 l + 3 of each run of 128 of its warp (four_store_slot).
+//   Its four words: padded() of base + 128 v + j, where base = four_store_slot(thread, 0) holds
+// bits 2 .. 6 and 9 up, 128 v bits 7 .. 8 and j bits 0 .. 1: parts that share no bit, so the
+// word is padded(base) + padded(128 v) + j, one address and constants (chapter 24). The lanes'
+// first words, 4 l + l / 8 on from the warp's first word (mod 32 banks), fall on 32 banks.
+template <typename Word>
+__device__ void store_fours(int *keys, unsigned tile_start, Word (&key)[kKeysPerThread], Word *tile,
+                            bool floats) {
+  // Barrier: threads may still be loading their keys of the last exchange from the tile.
   __syncthreads();
 #pragma unroll
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
-    key[k] = tile[round_slot(k, to, mirrored)];
+    tile[round_slot(k, 0, false)] = key[k];
+  }
+  // Barrier: every key must be in the tile before any thread reads four of them.
+  __syncthreads();
+  const unsigned base = four_store_slot(threadIdx.x, 0);
+  // keys + tile_start + base is 16-byte aligned: tile_start and base are multiples of 4.
+  int4 *fours = reinterpret_cast<int4 *>(keys + tile_start + base);
+#pragma unroll
+  for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
+    const unsigned word = padded(base) + padded(v * 4 * kWarpSize);
+    // Store v of the lane lies 128 v keys, 32 v int4s, past its store 0.
+    fours[v * kWarpSize] =
+        make_int4(item_key(tile[word], floats), item_key(tile[word + 1], floats),
+                  item_key(tile[word + 2], floats), item_key(tile[word + 3], floats));
   }
 }
 
@@ -466,6 +516,12 @@ __device__ void store_through_tile(int *keys, int *indices, unsigned tile_start,
         store_item(keys, indices, tile_start + slot, key[k], ascending, floats);
       }
     }
+    return;
+  }
+  // Keys alone, which only block_sort of 32-bit words stores: four to a 16-byte store. The
+  // choice is made when the kernel is compiled, so block_sort of items holds no code for it.
+  if constexpr (sizeof(Word) == sizeof(unsigned)) {
+    store_fours(keys, tile_start, key, tile, floats);
     return;
   }
   exchange(key, tile, 0, 5, false);
@@ -569,6 +625,19 @@ __device__ void merge_in_block(Word (&key)[kKeysPerThread], Word *tile, unsigned
   } else {
     mirror_lanes(key, top_bit, lanes);
     top_bit = top_bit - 1;
+  }
+  // The steps left are on tile bits top_bit (7 at most) down to 0; bits kRegisterBits and up
+  // are lane bits 0 .. 3, a shuffle of 16 registers each. Where there are kWarpRoundSteps or
+  // more, a round of each warp through its own 512 words of the tile puts them on registers
+  // (layout kRegisterBits: the lane's four low bits on tile bits 0 .. 3, the registers on 4 ..
+  // 7, lane bit 4 still on tile bit 8, so no key leaves its warp) and back: 32 stores, 32 loads
+  // and four warp barriers a thread in place of 48 or 64 shuffles. Merge of 4096 keys, top_bit 7:
+  // four steps, register strides 8 .. 1 in layout 4, then tile bits 3 .. 0 thread-major.
+  if (lanes == kWarpSize && top_bit + 1 >= kRegisterBits + kWarpRoundSteps) {
+    exchange(key, tile, 0, kRegisterBits, false, true);
+    compare_registers(key, top_bit - kRegisterBits);
+    exchange(key, tile, kRegisterBits, 0, false, true);
+    top_bit = kRegisterBits - 1;
   }
   compare_lanes(key, top_bit, lanes);
   compare_registers(key, top_bit < kRegisterBits ? top_bit : kRegisterBits - 1);

@@ -252,6 +252,17 @@ __host__ __device__ constexpr unsigned padded(unsigned slot) {
   return slot + slot / 32;
 }
 
+// The tile position of the first of the four neighbouring keys that thread `thread` writes with
+// its store v (0 .. kKeysPerThread / 4 - 1) of 16 bytes, where a tile of keys alone leaves four
+// keys to a store: lane l of a warp writes keys 4 l .. 4 l + 3 of the v-th run of 128 in its
+// warp's 512, so the 32 lanes of one store write 512 consecutive bytes. A warp's position bits:
+// 2 .. 6 the lane's, 7 .. 8 the store's, 9 and up the warp's.
+//   Thread 35 (lane 3 of warp 1), store 2: 512 + 2 * 128 + 4 * 3 = 780; it writes keys 780 .. 783.
+__host__ __device__ inline unsigned four_store_slot(unsigned thread, unsigned v) {
+  const unsigned warp_start = thread / kWarpSize * kWarpSize * kKeysPerThread;
+  return warp_start + v * 4 * kWarpSize + 4 * (thread % kWarpSize);
+}
+
 // A group: the kGroupSize = 2^14 keys that one block of group_steps holds, 32 in each thread's
 // registers (kGroupRegisterBits) and all of them, once per round, in 64 KB of shared memory (the
 // most a block may have on every GPU the course supports, sm_75 included). Which keys form a
@@ -349,32 +360,6 @@ struct Launch {
   unsigned steps;
 };
 
-// The launches of the merge of n keys (a power of two) that form a bitonic sequence into one
-// direction, alone: the sort across GPUs makes one after its exchanges, where no pass can run
-// the next merge's strides (they pair keys of two GPUs). Above the tile: group_steps passes, the
-// last one the merge's tail. A tile or less: one block_sort, which sorts the keys outright, as
-// cheaply.
-template <typename LaunchFunction>
-void for_each_merge_launch(unsigned n, LaunchFunction launch) {
-  if (n < 2) {
-    return;
-  }
-  if (n <= kTileSize) {
-    const unsigned t = exact_log2(n);
-    launch(Launch{Kernel::block_sort, 2, 1, t * (t + 1) / 2});
-    return;
-  }
-  // Strides of a group or more: up to kStepsPerPass of them per group_steps launch.
-  unsigned stride = n / 2;
-  while (stride >= kGroupSize) {
-    const unsigned steps = steps_in_pass(stride);
-    launch(Launch{Kernel::group_steps, n, stride, steps});
-    stride >>= steps;
-  }
-  // The merge's tail, stride .. 1: one group_steps on neighbouring keys.
-  launch(Launch{Kernel::group_steps, n, stride, exact_log2(stride) + 1});
-}
-
 // The launches bitonic_sort makes for n keys (a power of two) in arrays of
 // `segment` keys, in order, each handed to
 // launch(...): bitonic_sort makes it a kernel launch, and the program's --trace-launches a
@@ -457,68 +442,6 @@ inline unsigned long long launches_per_segment_sort(unsigned n, unsigned segment
 // The launches of a sort of the whole input, one array of n keys.
 inline unsigned long long launches_per_sort(unsigned n) {
   return launches_per_segment_sort(n, n);
-}
-
-// The launches of for_each_merge_launch(n = 2^q): none for one key, one up to a group, and above
-// it ceil((q - kGroupBits) / kStepsPerPass) passes of global strides and one on neighbouring keys.
-inline unsigned long long launches_per_merge(unsigned n) {
-  const unsigned long long passes = n <= kGroupSize ? 0 : exact_log2(n) - kGroupBits;
-  return n < 2 ? 0 : (passes + kStepsPerPass - 1) / kStepsPerPass + 1;
-}
-
-// Sorting across GPUs (v23): GPU g of `gpus` holds keys g * n .. (g + 1) * n - 1 of the array.
-// A stride below n pairs keys of one GPU; a stride of n * s pairs key i of GPU g with key i of
-// GPU g ^ s, chapter 1's partner index one level up. Each GPU then needs all n keys of its
-// partner, and keeps at every i the smaller or the larger of the two.
-//
-//   4 GPUs, n keys each                 rank 0    rank 1    rank 2    rank 3
-//   local sorts (sizes 2 .. n)          up        down      up        down
-//   size 2n: stride n   (s = 1)         0 <-> 1             2 <-> 3
-//            merge (strides n/2 .. 1)   up        up        down      down
-//   size 4n: stride 2n  (s = 2)         0 <-----------> 2,  1 <-----------> 3
-//            stride n   (s = 1)         0 <-> 1             2 <-> 3
-//            merge (strides n/2 .. 1)   up        up        up        up
-
-// One exchange: the compare step of size span * n and stride rank_stride * n between GPUs.
-struct Exchange {
-  unsigned span;
-  unsigned rank_stride;
-};
-
-// The exchanges of a sort across `gpus` GPUs in the network's order: for each merge of 2, 4, ...,
-// gpus GPUs, its rank strides span / 2 .. 1. After rank stride 1 each GPU merges its own keys.
-template <typename ExchangeFunction>
-void for_each_exchange(unsigned gpus, ExchangeFunction exchange) {
-  for (unsigned span = 2; span <= gpus; span *= 2) {
-    for (unsigned rank_stride = span / 2; rank_stride > 0; rank_stride /= 2) {
-      exchange(Exchange{span, rank_stride});
-    }
-  }
-}
-
-// The GPU that GPU g swaps keys with at rank stride s: g ^ s, which differs from g in bit s.
-inline unsigned partner_rank(unsigned rank, unsigned rank_stride) {
-  return rank ^ rank_stride;
-}
-
-// Whether GPU `rank`'s keys end up ascending in a merge of `span` GPUs (1: its own sort):
-// sorts_ascending for its keys, whose bit span * n is bit `span` of the rank.
-inline bool group_ascending(unsigned rank, unsigned span, bool ascending) {
-  return ((rank & span) == 0) == ascending;
-}
-
-// Whether GPU `rank` keeps the smaller key at each index at rank stride s, in a merge of that
-// direction: the lower GPU of the pair (bit s of its rank 0) does when the merge ascends.
-inline bool keeps_smaller_half(unsigned rank, unsigned rank_stride, bool ascending) {
-  return ((rank & rank_stride) == 0) == ascending;
-}
-
-// The launches of a sort of n keys on each of gpus = 2^L GPUs, all GPUs together: on each, its
-// sort, a keep_half per exchange (merges of 2, 4, ... GPUs have 1, 2, ... rank strides: L (L + 1)
-// / 2 in all) and L merges.
-inline unsigned long long launches_per_gpus_sort(unsigned n, unsigned gpus) {
-  const unsigned long long levels = exact_log2(gpus);
-  return gpus * (launches_per_sort(n) + levels * (levels + 1) / 2 + levels * launches_per_merge(n));
 }
 
 // The most keys --top keeps of an array shorter than it: block_top holds two runs of `top` keys

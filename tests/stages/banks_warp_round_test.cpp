@@ -1,0 +1,81 @@
+// cpu suite, v24_warp_rounds on: the words of a warp's round (warp_round_slot), the two
+// exchanges through which each warp moves its keys between the thread-major layout (0) and the
+// layout with the registers on tile bits 4 .. 7 (kRegisterBits), behind a warp's barrier alone.
+//
+// That barrier is enough only if every key stays in its warp's part of the tile; the round moves
+// the keys correctly only if the word of a tile position is the same in both layouts; and it is
+// free of bank conflicts only if each warp's store or load of one register asks every bank for
+// one word. The model checks all three for every thread and register of a block, and that
+// padded() alone, without the swap of bits 4 and 8, conflicts in layout kRegisterBits.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <vector>
+
+#include "bank_model.h"
+#include "bitonic_index.h"
+
+namespace {
+
+const unsigned kRoundLayouts[] = {0, kRegisterBits};
+
+}  // namespace
+
+TEST_CASE("swap_bits_4_and_8 and warp_round_slot: the examples of bitonic_index.h") {
+  CHECK(swap_bits_4_and_8(289) == 49);
+  CHECK(swap_bits_4_and_8(49) == 289);
+  CHECK(swap_bits_4_and_8(0x110) == 0x110);  // bits 4 and 8 both set: nothing changes
+  CHECK(swap_bits_4_and_8(0xeef) == 0xeef);  // both clear
+  // Layout 4, thread 17, register 2: tile position 289, swapped 49, the word padded(49) = 50.
+  CHECK(layout_slot(17, 2, kRegisterBits) == 289);
+  CHECK(warp_round_slot(17, 2, kRegisterBits) == 50);
+}
+
+TEST_CASE("a tile position has one word in both layouts of the round: the base plus a constant") {
+  for (const unsigned layout : kRoundLayouts) {
+    for (unsigned t = 0; t < kBlockThreads; ++t) {
+      for (unsigned k = 0; k < kKeysPerThread; ++k) {
+        INFO("layout " << layout << ", thread " << t << ", register " << k);
+        CHECK(warp_round_slot(t, k, layout) ==
+              padded(swap_bits_4_and_8(layout_slot(t, k, layout))));
+      }
+    }
+  }
+}
+
+TEST_CASE("the round keeps every key in its warp's part of the tile, one key a word") {
+  const unsigned warp_keys = kWarpSize * kKeysPerThread;
+  for (const unsigned layout : kRoundLayouts) {
+    for (unsigned warp = 0; warp < kBlockThreads / kWarpSize; ++warp) {
+      INFO("layout " << layout << ", warp " << warp);
+      std::set<unsigned> words;
+      for (unsigned t = warp * kWarpSize; t < (warp + 1) * kWarpSize; ++t) {
+        for (unsigned k = 0; k < kKeysPerThread; ++k) {
+          const unsigned position = layout_slot(t, k, layout);
+          CHECK(position / warp_keys == warp);
+          words.insert(warp_round_slot(t, k, layout));
+        }
+      }
+      CHECK(words.size() == warp_keys);
+      // The warp's words are those of its own positions, and no other warp's.
+      CHECK(*words.begin() == padded(warp * warp_keys));
+      CHECK(*words.rbegin() == padded((warp + 1) * warp_keys - 1));
+    }
+  }
+}
+
+TEST_CASE("both layouts of the round are free of bank conflicts; padded() alone is not") {
+  for (const unsigned layout : kRoundLayouts) {
+    for (unsigned k = 0; k < kKeysPerThread; ++k) {
+      INFO("layout " << layout << ", register " << k);
+      CHECK(worst_ways(kBlockThreads, [&](unsigned t) { return warp_round_slot(t, k, layout); }) ==
+            1);
+    }
+  }
+  // Unswapped, layout kRegisterBits puts lane bit 4 on tile bit 8, 264 words on: bank 8, where
+  // lanes 8 .. 15 meet lanes 16 .. 23, two ways.
+  for (unsigned k = 0; k < kKeysPerThread; ++k) {
+    CHECK(worst_ways(kBlockThreads,
+                     [&](unsigned t) { return padded(layout_slot(t, k, kRegisterBits)); }) == 2);
+  }
+}
