@@ -136,8 +136,8 @@ does not make.
                  segment_stages_short.csv and segment_stages_long.csv
   segment_spread v22_slot_offsets against the fastest stages at those lengths, v8_batched,
                  v13_any_bits, v14_span and v19_coalesced_store, at 8, 16 and 32 keys per
-                 array, each in five separate runs taken in turns, 2^27 keys in all (chapter
-                 26, lab note many_arrays)
+                 array, each in five separate runs taken in turns, 2^27 keys in all (lab note
+                 many_arrays)
   argsorts       v9_argsort with and without --values, v8_batched, the argsorts (--values) of
                  cub_segmented and cub_packed_radix, and torch.sort, for arrays of 2 .. 2^16
                  keys, 2^27 keys in all (chapters 10 and 11)
@@ -792,8 +792,9 @@ def stage_runs(runner, log2_segments):
     return records + torch_batch(runner, "segment_stages", torch_runs)
 
 
-# The stage the course names for many arrays, then the fastest stage at 8, 16 and 32 keys per
-# array in segment_stages of 2026-12-02 (v19, v14 and v8, 1 to 3% ahead of v22), and v13, within
+# v22, the stage the course named for many arrays before v24 (whose runs in turns are
+# stage_turns), then the fastest stage at 8, 16 and 32 keys per array in segment_stages of
+# 2026-12-02 (v19, v14 and v8, 1 to 3% ahead of v22), and v13, within
 # 1% of the fastest at 8 and at 16 there. v12, v20 and v21 also ran ahead of v22 at some of those
 # lengths there, by less, and are not run.
 SHORT_SPREAD_STAGES = ("v22_slot_offsets", "v8_batched", "v13_any_bits", "v14_span",
@@ -803,7 +804,7 @@ SHORT_SPREAD_STAGES = ("v22_slot_offsets", "v8_batched", "v13_any_bits", "v14_sp
 def segment_spread(runner):
     """SHORT_SPREAD_STAGES at 8, 16 and 32 keys per array (2^27 keys in all), in separate runs
     taken in turns: whether the first one's gap to the fastest of the others there is more than
-    the runs of one program differ by (chapter 28, lab note many_arrays)."""
+    the runs of one program differ by (lab note many_arrays)."""
     return [runner.record("segment_spread", f"run {repeat + 1}", course.program_command(
                 runner.build, stage) + ["--log2", "27", "--segment", str(1 << log2_segment),
                                         "--reps", "5"])

@@ -221,7 +221,7 @@ CHUNKS = [
     segment_stages("short", "8 .. 512", 250),
     segment_stages("long", "1024 .. 2^20", 330),
     experiment("segment_spread", "v22 and the fastest stages at 8, 16 and 32 keys per array, "
-               "five separate runs each (chapter 28, lab note many_arrays)", 100),
+               "five separate runs each (lab note many_arrays)", 100, optional=True),
     experiment("argsorts", "v9's argsort against the libraries' and torch.sort, arrays of "
                "2 .. 2^16 keys", 420),
     experiment("word_argsorts", "the lab's argsorts against v9's, arrays of 2 .. 2^12 keys",
