@@ -259,67 +259,46 @@ check(len(runs) == 3 * 3 * 5 and
       "segment_spread: v22, v8, v13, v14 and v19 in turns, three runs each at 8, 16 and 32 keys "
       "per array, 2^27 keys in all")
 
-# v22_stores: v22, its three store variants and v8 in turns at six lengths, as many runs as the
-# runner's spread_runs, the variants built once each.
-stores_runner = Runner()
-stores_runner.spread_runs = 2
-runs = experiments.v22_stores(stores_runner)
-check(stores_runner.built == ["v22_store_fours", "v22_store_vectors", "v22_store_word_vectors"]
-      and len(runs) == 6 * 2 * 5 and
-      [os.path.basename(run[2][0]) for run in runs[:10]] ==
-      ["v22_slot_offsets", "v22_store_fours", "v22_store_vectors", "v22_store_word_vectors",
-       "v8_batched"] * 2 and
-      [run[1] for run in runs[:10]] == ["run 1"] * 5 + ["run 2"] * 5 and
-      [run[2][run[2].index("--segment") + 1] for run in runs[::10]] ==
-      ["8", "16", "32", "128", "1024", "4096"] and
-      all(run[0] == "v22_stores" and run[2][run[2].index("--log2") + 1] == "27" for run in runs),
-      "v22_stores: v22, its three store variants and v8 in turns at 8 .. 4096 keys per array")
 
-# v22_lanes: v22, v22_store_word_vectors, its three warp's rounds and v8 in turns at the lengths
-# of v22_stores.
-lanes_runner = Runner()
-lanes_runner.spread_runs = 2
-runs = experiments.v22_lanes(lanes_runner)
-check(lanes_runner.built == ["v22_store_word_vectors", "v22_warp_rounds",
-                             "v22_warp_rounds_blocks6", "v22_warp_rounds3"]
-      and len(runs) == 6 * 2 * 6 and
-      [os.path.basename(run[2][0]) for run in runs[:6]] ==
-      ["v22_slot_offsets", "v22_store_word_vectors", "v22_warp_rounds",
-       "v22_warp_rounds_blocks6", "v22_warp_rounds3", "v8_batched"] and
-      [run[2][run[2].index("--segment") + 1] for run in runs[::12]] ==
-      ["8", "16", "32", "128", "1024", "4096"] and
-      all(run[0] == "v22_lanes" and run[2][run[2].index("--log2") + 1] == "27" for run in runs),
+def made_in_turns(function, experiment, programs, lengths, built=()):
+    """Whether the experiment `function`, with two runs a program (spread_runs), runs at each
+    length in `lengths` every program of `programs` once in turn 1, then once in turn 2 (labels
+    "run 1", "run 2"), each on 2^27 keys, and builds the variants `built`, each once."""
+    runner = Runner()
+    runner.spread_runs = 2
+    runs = function(runner)
+    made = [(run[0], run[1], os.path.basename(run[2][0]), run[2][run[2].index("--segment") + 1])
+            for run in runs]
+    return (runner.built == list(built) and
+            made == [(experiment, f"run {turn}", program, str(length)) for length in lengths
+                     for turn in (1, 2) for program in programs] and
+            all(run[2][run[2].index("--log2") + 1] == "27" for run in runs))
+
+
+LENGTHS_8_TO_4096 = (8, 16, 32, 128, 1024, 4096)
+# v22_stores: v22, its three store variants and v8; v22_lanes: v22, v22_store_word_vectors, its
+# three warp's rounds and v8; v22_swaps: v22_store_word_vectors and its warp's rounds with and
+# without their words' swap, where the rounds run (128 keys and more); stage_turns: v24, v23, v22
+# and v8, stages alone.
+stores = ["v22_store_fours", "v22_store_vectors", "v22_store_word_vectors"]
+check(made_in_turns(experiments.v22_stores, "v22_stores",
+                    ["v22_slot_offsets"] + stores + ["v8_batched"], LENGTHS_8_TO_4096, stores),
+      "v22_stores: v22, its three store variants and v8 in turns at 8 .. 4096 keys per array")
+lanes = ["v22_store_word_vectors", "v22_warp_rounds", "v22_warp_rounds_blocks6",
+         "v22_warp_rounds3"]
+check(made_in_turns(experiments.v22_lanes, "v22_lanes",
+                    ["v22_slot_offsets"] + lanes + ["v8_batched"], LENGTHS_8_TO_4096, lanes),
       "v22_lanes: v22, v22_store_word_vectors, its three warp's rounds and v8 in turns at 8 .. "
       "4096 keys per array")
-
-# v22_swaps: v22_store_word_vectors and its warp's rounds, with and without their words' swap, in
-# turns where the rounds run (128 keys and more), the variants built once each.
-swaps_runner = Runner()
-swaps_runner.spread_runs = 2
-runs = experiments.v22_swaps(swaps_runner)
 swaps = ["v22_store_word_vectors", "v22_warp_rounds", "v22_warp_rounds_swapped",
          "v22_warp_rounds3", "v22_warp_rounds_swapped3"]
-check(swaps_runner.built == swaps and len(runs) == 3 * 2 * 5 and
-      [os.path.basename(run[2][0]) for run in runs[:10]] == swaps * 2 and
-      [run[1] for run in runs[:10]] == ["run 1"] * 5 + ["run 2"] * 5 and
-      [run[2][run[2].index("--segment") + 1] for run in runs[::10]] == ["128", "1024", "4096"] and
-      all(run[0] == "v22_swaps" and run[2][run[2].index("--log2") + 1] == "27" for run in runs),
+check(made_in_turns(experiments.v22_swaps, "v22_swaps", swaps, (128, 1024, 4096), swaps),
       "v22_swaps: v22_store_word_vectors and its four warp's rounds in turns at 128, 1024 and "
       "4096 keys per array")
-
-# stage_turns: v24, v23, v22 and v8 in turns at six lengths, as many runs as the runner's
-# spread_runs, stages alone (nothing built).
-turns_runner = Runner()
-turns_runner.spread_runs = 2
-runs = experiments.stage_turns(turns_runner)
-turn_stages = ["v24_warp_rounds", "v23_vector_stores", "v22_slot_offsets", "v8_batched"]
-check(turns_runner.built == [] and len(runs) == 6 * 2 * 4 and
-      [os.path.basename(run[2][0]) for run in runs[:8]] == turn_stages * 2 and
-      [run[1] for run in runs[:8]] == ["run 1"] * 4 + ["run 2"] * 4 and
-      [run[2][run[2].index("--segment") + 1] for run in runs[::8]] ==
-      ["8", "16", "32", "128", "1024", "4096"] and
-      all(run[0] == "stage_turns" and run[2][run[2].index("--log2") + 1] == "27" for run in runs),
-      "stage_turns: v24, v23, v22 and v8 in turns at 8 .. 4096 keys per array")
+check(made_in_turns(experiments.stage_turns, "stage_turns",
+                    ["v24_warp_rounds", "v23_vector_stores", "v22_slot_offsets", "v8_batched"],
+                    LENGTHS_8_TO_4096),
+      "stage_turns: v24, v23, v22 and v8 in turns at 8 .. 4096 keys per array, nothing built")
 
 # segments: v8 and CUB's segmented and packed sorts at every length from 2, DeviceSegmentedRadixSort
 # from 32 (one timed run up to 64), torch.sort up to 2^16 in one batch.
