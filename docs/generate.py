@@ -554,6 +554,8 @@ INLINE_VALUES = {
     # turns-verdict: the verdict alone (faster, slower, overlap).
     "turns": lambda args, tour, profile: tables.turns_value(args[0], int(args[1])),
     "turns-verdict": lambda args, tour, profile: tables.turns_value(args[0], int(args[1]), True),
+    # NAME:VERDICT, the lengths where the judged program got that verdict: "8, 16 and 32".
+    "turns-where": lambda args, tour, profile: tables.turns_where(args[0], args[1]),
     # EXPERIMENT:PROGRAM:OTHER:Q, two programs of an experiment run in turns, as turns gives.
     "turns-against": lambda args, tour, profile: tables.turns_against(args[0], args[1], args[2],
                                                                       int(args[3])),

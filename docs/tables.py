@@ -2307,6 +2307,17 @@ def turns_value(name, q, verdict_only=False):
     return found[2] if verdict_only else f"{found[1]:.2f}x ({found[2]})"
 
 
+def turns_where(name, verdict):
+    """The lengths at which the judged program of experiment `name` got `verdict` (faster, slower,
+    overlap) against its fastest rival, as a spoken list: "8, 16 and 32"; "no length" where it
+    got it at none, NOT_MEASURED where the experiment has no runs."""
+    verdicts = turns_verdicts(TURNS[name])
+    if not verdicts:
+        return NOT_MEASURED
+    return spoken_list([length_name(q) for q, found in sorted(verdicts.items())
+                        if found[2] == verdict]) or "no length"
+
+
 def turns_median(name, program, q):
     """The median of `program`'s runs at 2^q in experiment `name`, run in turns: "0.9661 ms"."""
     found = spread_runs(name, TURNS[name].column).get((program, q))

@@ -81,7 +81,7 @@ does not make.
                  8 swapped (no bank conflicts), in turns as v22_stores, keys on arrays of 128,
                  1024 and 4096 keys (lab note short_arrays)
   stage_turns    v24_warp_rounds, v23_vector_stores, v22_slot_offsets and v8_batched, keys on
-                 arrays of 8, 16, 32, 128, 1024 and 4096 keys, in turns as v22_stores
+                 arrays of every power of two from 8 to 4096 keys, in turns as v22_stores
                  (chapters 25 and 26)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
@@ -613,12 +613,12 @@ STAGE_TURNS = ("v24_warp_rounds", "v23_vector_stores", "v22_slot_offsets", "v8_b
 
 
 def stage_turns(runner):
-    """STAGE_TURNS on arrays of 8, 16, 32, 128, 1024 and 4096 keys, in turns: what each of v23's
-    and v24's changes buys beyond the spread of the runs, and whether v24 is the fastest of them
-    at every length (chapters 25 and 26)."""
+    """STAGE_TURNS on arrays of every power of two from 8 to 4096 keys, in turns: what each of
+    v23's and v24's changes buys beyond the spread of the runs, and whether v24 is the fastest of
+    them at every length (chapters 25 and 26)."""
     return in_turns(runner, "stage_turns",
                     [course.program_command(runner.build, stage) for stage in STAGE_TURNS],
-                    (3, 4, 5, 7, 10, 12))
+                    range(3, 13))
 
 
 def v13_passes(runner):

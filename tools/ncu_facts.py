@@ -90,6 +90,10 @@
              v22_warp_rounds_blocks6 and v22_warp_rounds_swapped, keys on arrays of 128, 1024
              and 4096 keys, 2^27 in all, with rounds' metrics and the instructions of the ALU
              and LSU pipes. Writes OUT/warp_round_kernels.csv.
+  round_stages  what v24's rounds change in the stages as built (chapter 26):
+             v23_vector_stores's and v24_warp_rounds's keys and argsorts (--values) on arrays
+             of 1024 and 4096 keys, 2^27 in all, with warp_rounds' metrics. Writes
+             OUT/round_stage_kernels.csv.
   tiles      what tiles of one warp change in the argsort (chapter 23): v20_register_fixup's
              and v21_warp_tiles' argsorts (--values) on arrays of 64 and 256 keys, 2^27 in all,
              with fixup's metrics. Writes OUT/tile_kernels.csv.
@@ -530,6 +534,16 @@ def warp_rounds(ncu, build, runner):
                           {**WARP_ROUNDS, **STALLS})
 
 
+def round_stages(ncu, build, runner):
+    """v23's keys and argsort against v24's, each one kernel at 1024 and 4096 keys an array
+    (block_sort, block_prefix_argsort), with warp_rounds' metrics: the stage's own build, whose
+    rounds run in fewer merges than the lab's variant profiled above (chapter 26)."""
+    return kernel_records(ncu, runner, stage_cases(build, ("v23_vector_stores", "v24_warp_rounds"),
+                                                   ("1024", "4096"), ("1024", "4096")),
+                          ["--section", "WarpStateStats", "--metrics", ",".join(WARP_ROUNDS)],
+                          {**WARP_ROUNDS, **STALLS})
+
+
 def warp_tiles(ncu, build, runner):
     """v20's argsort as built (4096-key tiles, eight warps a block) against its variant whose
     arrays of 512 keys or fewer go in 512-key tiles of one warp, at 64 and 256 keys."""
@@ -652,6 +666,7 @@ FACTS = {"libraries": ("library_kernels.csv", libraries),
          "slots": ("slot_kernels.csv", slots),
          "vector_stores": ("vector_store_kernels.csv", vector_stores),
          "warp_rounds": ("warp_round_kernels.csv", warp_rounds),
+         "round_stages": ("round_stage_kernels.csv", round_stages),
          "tiles": ("tile_kernels.csv", tiles),
          "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed),

@@ -264,8 +264,8 @@ CHUNKS = [
                optional=True),
     experiment("v22_swaps", "v22's warp's rounds with and without their bank conflicts, in turns "
                "(lab note short_arrays)", 110, optional=True),
-    experiment("stage_turns", "v24, v23, v22 and v8 on many arrays' keys in turns (chapters 25 "
-               "and 26)", 170),
+    experiment("stage_turns", "v24, v23, v22 and v8 on many arrays' keys in turns, 8 .. 4096 "
+               "keys an array (chapters 25 and 26)", 310),
     experiment("v13_passes", "v13's variants with fewer passes (lab note passes)", 260),
     experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
     experiment("v14_span", "v14 and its variants against CUB (chapter 16)", 200),
@@ -336,6 +336,8 @@ CHUNKS = [
          "store changes in v22's block_sort (chapter 25, lab note short_arrays)", 45),
     fact("warp_rounds", "warp_round_kernels", "what a warp's round in place of lane steps "
          "changes in v22's block_sort (chapter 26, lab note short_arrays)", 60),
+    fact("round_stages", "round_stage_kernels", "what v24's rounds change against v23 in the "
+         "stages as built, keys and argsorts (chapter 26)", 60),
     fact("warp_tiles", "warp_tile_kernels", "v20's argsort in 512-key tiles of one warp, with "
          "the waits (lab note short_arrays, chapter 23)", 30),
     fact("tiles", "tile_kernels", "what v21's tiles of one warp save against v20's tiles of "

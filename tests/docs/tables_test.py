@@ -32,8 +32,9 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
   experiment (fact, fact-over);
 - chapter 20's table of the same run (stage_pair_table): v18 against v17 and v8, keys and argsorts,
   and "not measured" before v18 has run;
-- programs run in turns (turns_table, turns_value, segment_spread's form): each one's fastest
-  and slowest run, and the judged program against the fastest rival, beyond the runs' spread;
+- programs run in turns (turns_table, turns_value, turns_where, segment_spread's form): each one's
+  fastest and slowest run, and the judged program against the fastest rival, beyond the runs'
+  spread, and the lengths of each verdict;
 - a record of three chunks of one experiment (tools/records.py): the rows and files of those
   that measured the code as it is, in the manifest's order, and one with a stale row left out;
 - the notes the record's own runs make: where chapter 10's table left DeviceSegmentedRadixSort
@@ -766,6 +767,11 @@ with tempfile.TemporaryDirectory() as results:
         "segment_spread", "v22_store_vectors", ["v8_batched"], "segment", "array length L",
         "other program")).splitlines()
     tables.RECORD = saved_record
+check(tables.turns_where("segment_spread", "overlap") == "8" and
+      tables.turns_where("segment_spread", "faster") == "16" and
+      tables.turns_where("segment_spread", "slower") == "no length",
+      "programs in turns: the lengths of each verdict of the judged program, 'no length' for one "
+      "it never got")
 check(tables.turns_value("segment_spread", 3) == "0.99x (overlap)" and
       tables.turns_value("segment_spread", 4) == "1.02x (faster)" and
       tables.turns_value("segment_spread", 4, verdict_only=True) == "faster" and

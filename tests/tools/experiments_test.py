@@ -21,7 +21,7 @@ Usage: experiments_test.py SOURCE_ROOT
   v22_stores runs v22, its three store variants and v8 in turns at 8 .. 4096; v22_lanes runs
   v22, v22_store_word_vectors, its three warp's rounds and v8 in turns at the same lengths;
   v22_swaps runs v22_store_word_vectors and its four warp's rounds in turns at 128, 1024 and
-  4096; stage_turns runs v24, v23, v22 and v8 in turns at 8 .. 4096;
+  4096; stage_turns runs v24, v23, v22 and v8 in turns at every power of two from 8 to 4096;
 - segments gives DeviceSegmentedRadixSort arrays from 32 keys on, the others from 2; segments,
   segment_stages and tops hand their torch runs to torch_batch at once;
 - torch_batch runs tools/torch_rows.py (here a stand-in) for every argument list in one
@@ -297,8 +297,9 @@ check(made_in_turns(experiments.v22_swaps, "v22_swaps", swaps, (128, 1024, 4096)
       "4096 keys per array")
 check(made_in_turns(experiments.stage_turns, "stage_turns",
                     ["v24_warp_rounds", "v23_vector_stores", "v22_slot_offsets", "v8_batched"],
-                    LENGTHS_8_TO_4096),
-      "stage_turns: v24, v23, v22 and v8 in turns at 8 .. 4096 keys per array, nothing built")
+                    [1 << log2 for log2 in range(3, 13)]),
+      "stage_turns: v24, v23, v22 and v8 in turns at every power of two from 8 to 4096 keys per "
+      "array, nothing built")
 
 # segments: v8 and CUB's segmented and packed sorts at every length from 2, DeviceSegmentedRadixSort
 # from 32 (one timed run up to 64), torch.sort up to 2^16 in one batch.
