@@ -102,15 +102,6 @@ def stage_names():
     return [stage.name for stage in stages()]
 
 
-# Stages the course no longer has under these names, each with why. A record's rows of one are
-# left out (records.py), and the rest of their chunk is quoted: those rows measured code that no
-# stage holds now, and the other programs of the run did not change with it.
-RETIRED_STAGES = {
-    "v23_multi_gpu": "renamed v25_multi_gpu on 2026-12-03, when v23_vector_stores and "
-                     "v24_warp_rounds came before it, and built on their kernels since",
-}
-
-
 VARIANTS_FILE = os.path.join(TOOLS, "variants.txt")
 # The variants of tools/variants.txt that take the flips out of v8_batched and v9_argsort (the
 # lab note docs/notes/flips.md), by stage, each with the label that says what it does instead:

@@ -454,12 +454,10 @@ class Record:
 
     def chunk_rows(self, name, experiment):
         """Every row of `experiment` in the chunk `name`, current or not, each with the chunk's
-        name (column `chunk`), but those of a stage the course has retired
-        (course.RETIRED_STAGES): no stage holds the code they measured."""
+        name (column `chunk`)."""
         chunk = self.manifest["chunks"][name]
         rows = read_csv(os.path.join(self.folder, chunk["files"][experiment]))
-        return [{**row, "chunk": name} for row in rows
-                if row_program(row, chunk.get("program"))[0] not in course.RETIRED_STAGES]
+        return [{**row, "chunk": name} for row in rows]
 
     def is_current(self, row, chunk):
         """Whether the row measured the code as it is now (a program these sources do not know

@@ -211,20 +211,6 @@ with tempfile.TemporaryDirectory() as scratch:
             "tour-b": {"files": {"tour": "tour-b.csv"}, "stages": course.stage_names()}}}, file)
     check(records.Record("made_up", results, records.Sources(copy)).lacking(["tour"]) == [],
           "a chunk made for the stages as they are is complete")
-    # A row of a stage the course has retired (course.RETIRED_STAGES: a renamed stage) is left
-    # out, and the rest of its chunk is quoted, not dropped as stale.
-    retired = next(iter(course.RETIRED_STAGES))
-    course.write_csv(os.path.join(results, "made_up", "tour-c.csv"),
-                     [{"program": retired, "sort_ms": "1", "code": "000000000000"}] +
-                     [{"program": program, "sort_ms": "1", "code": code}
-                      for program, code in zip(programs, before) if program == "v8_batched"])
-    with open(os.path.join(results, "made_up", records.MANIFEST), "w") as file:
-        json.dump({"gpu": "made up", "chunks": {
-            "tour-c": {"files": {"tour": "tour-c.csv"}, "stages": course.stage_names()}}}, file)
-    with_retired = records.Record("made_up", results, records.Sources(copy))
-    check([row["program"] for row in with_retired.rows("tour")] == ["v8_batched"] and
-          with_retired.stale_rows() == [] and retired not in course.stage_names(),
-          "a row of a retired stage is left out, and its chunk's other rows are quoted")
 
 # 4. In a copy for students (tools/make_student_copy.py) the answer variants are gone from
 # tools/variants.txt; tools/withheld.json keeps the fingerprints of their rows, which hold while
