@@ -275,19 +275,20 @@ def made_in_turns(function, experiment, programs, lengths, built=()):
             all(run[2][run[2].index("--log2") + 1] == "27" for run in runs))
 
 
-LENGTHS_8_TO_4096 = (8, 16, 32, 128, 1024, 4096)
+# The six lengths of v22_stores and v22_lanes: three without a round, three with.
+SIX_LENGTHS = (8, 16, 32, 128, 1024, 4096)
 # v22_stores: v22, its three store variants and v8; v22_lanes: v22, v22_store_word_vectors, its
 # three warp's rounds and v8; v22_swaps: v22_store_word_vectors and its warp's rounds with and
 # without their words' swap, where the rounds run (128 keys and more); stage_turns: v24, v23, v22
 # and v8, stages alone.
 stores = ["v22_store_fours", "v22_store_vectors", "v22_store_word_vectors"]
 check(made_in_turns(experiments.v22_stores, "v22_stores",
-                    ["v22_slot_offsets"] + stores + ["v8_batched"], LENGTHS_8_TO_4096, stores),
+                    ["v22_slot_offsets"] + stores + ["v8_batched"], SIX_LENGTHS, stores),
       "v22_stores: v22, its three store variants and v8 in turns at 8 .. 4096 keys per array")
 lanes = ["v22_store_word_vectors", "v22_warp_rounds", "v22_warp_rounds_blocks6",
          "v22_warp_rounds3"]
 check(made_in_turns(experiments.v22_lanes, "v22_lanes",
-                    ["v22_slot_offsets"] + lanes + ["v8_batched"], LENGTHS_8_TO_4096, lanes),
+                    ["v22_slot_offsets"] + lanes + ["v8_batched"], SIX_LENGTHS, lanes),
       "v22_lanes: v22, v22_store_word_vectors, its three warp's rounds and v8 in turns at 8 .. "
       "4096 keys per array")
 swaps = ["v22_store_word_vectors", "v22_warp_rounds", "v22_warp_rounds_swapped",
