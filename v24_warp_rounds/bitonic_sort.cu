@@ -23,6 +23,9 @@
 //   512 words serves, and this one is free of bank conflicts in both layouts, where padded()
 //   alone conflicts two ways in layout 4.
 //     Layout 4, thread 17, register 2: tile position 289, its word padded(49) = 50.
+//   Runs of 8 .. 128 keys take no round, so their block_sort is built without the rounds' code
+//   (block_sort<Word, false>, chosen by sort_words with sort_takes_warp_round): by hypothesis,
+//   not yet measured, with v23's registers and v23's time there.
 //   Nothing else changes: the merge's first step and its round across warps, the last four
 //   steps on registers, the kernels of long arrays.
 //
@@ -601,7 +604,7 @@ __device__ void mirror_lanes(Word (&key)[kKeysPerThread], unsigned top_bit, unsi
 // 15 - k (mirror_registers), and the next three steps stay within each half. A merge without a
 // round takes its first step across lanes (mirror_lanes). Then, thread-major, the shuffle steps
 // and the last kRegisterBits steps, on registers.
-template <typename Word>
+template <typename Word, bool kWarpRounds = true>
 __device__ void merge_in_block(Word (&key)[kKeysPerThread], Word *tile, unsigned top_bit,
                                unsigned lanes) {
   const unsigned low = round_layout(top_bit);
@@ -622,7 +625,9 @@ __device__ void merge_in_block(Word (&key)[kKeysPerThread], Word *tile, unsigned
   // 7, lane bit 4 still on tile bit 8, so no key leaves its warp) and back: 32 stores, 32 loads
   // and four warp barriers a thread in place of 48 or 64 shuffles. Merge of 4096 keys, top_bit 7:
   // four steps, register strides 8 .. 1 in layout 4, then tile bits 3 .. 0 thread-major.
-  if (lanes == kWarpSize && top_bit + 1 >= kRegisterBits + kWarpRoundSteps) {
+  // Built without rounds (kWarpRounds false), for runs that take none, the kernel holds no
+  // code of them.
+  if (kWarpRounds && takes_warp_round(top_bit, lanes)) {
     exchange(key, tile, 0, kRegisterBits, false, true);
     compare_registers(key, top_bit - kRegisterBits);
     exchange(key, tile, kRegisterBits, 0, false, true);
@@ -665,7 +670,7 @@ __device__ void sort_thread_keys(Word (&key)[kKeysPerThread], unsigned run) {
 // The mirrored network sorts every run ascending, whatever its place: a tile or array that must
 // come out descending is flipped once before its sort and once after (flip_keys), where the
 // network of chapter 1 flipped each thread's keys at every merge.
-template <typename Word>
+template <typename Word, bool kWarpRounds = true>
 __device__ void sort_tile(Word (&key)[kKeysPerThread], Word *tile, unsigned first,
                           unsigned tile_size, unsigned segment, bool ascending) {
   const unsigned lanes = warp_lanes(blockDim.x);
@@ -682,13 +687,14 @@ __device__ void sort_tile(Word (&key)[kKeysPerThread], Word *tile, unsigned firs
     if ((1u << size_bit) > run) {
       break;
     }
-    merge_in_block(key, tile, size_bit - 1, lanes);
+    merge_in_block<Word, kWarpRounds>(key, tile, size_bit - 1, lanes);
   }
   flip_keys(key, flip);
 }
 
 // Sorts every tile (sort_tile), one block a tile: loads its keys, sorts them, stores them.
-template <typename Word>
+// kWarpRounds false: built without the warp's rounds, for runs that take none.
+template <typename Word, bool kWarpRounds>
 __global__ void __launch_bounds__(kBlockThreads)
     block_sort(int *keys, int *indices, unsigned tile_size, unsigned segment, bool ascending,
                bool floats) {
@@ -698,7 +704,7 @@ __global__ void __launch_bounds__(kBlockThreads)
   const unsigned first = tile_start + threadIdx.x * kKeysPerThread;
   Word key[kKeysPerThread];
   load_thread_major(key, keys, tile_start, tile_size, segment, ascending, floats);
-  sort_tile(key, tile, first, tile_size, segment, ascending);
+  sort_tile<Word, kWarpRounds>(key, tile, first, tile_size, segment, ascending);
   store_through_tile(keys, indices, tile_start, key, tile, tile_size, ascending, floats);
 }
 
@@ -1261,9 +1267,16 @@ void sort_words(int *keys, int *indices, unsigned n, unsigned segment, bool asce
   for_each_launch(n, segment, [&](const Launch &launch) {
     switch (launch.kernel) {
       case Kernel::block_sort:
-        // Every size up to the tile, or up to the arrays' length, in one launch.
-        block_sort<Word>
-            <<<tiles, tile_threads>>>(keys, indices, tile_size, segment, ascending, floats);
+        // Every size up to the tile, or up to the arrays' length, in one launch. Runs that take
+        // no warp's round (8 .. 128 keys, or a block smaller than a warp) get the kernel built
+        // without them, which needs fewer registers.
+        if (sort_takes_warp_round(std::min(tile_size, segment), warp_lanes(tile_threads))) {
+          block_sort<Word, true>
+              <<<tiles, tile_threads>>>(keys, indices, tile_size, segment, ascending, floats);
+        } else {
+          block_sort<Word, false>
+              <<<tiles, tile_threads>>>(keys, indices, tile_size, segment, ascending, floats);
+        }
         CHECK_LAUNCH();
         break;
       case Kernel::group_steps:

@@ -271,6 +271,29 @@ __host__ __device__ inline unsigned four_store_slot(unsigned thread, unsigned v)
 // timed both choices, no merge alone).
 constexpr unsigned kWarpRoundSteps = 3;
 
+// Whether a merge takes a warp's round (merge_in_block): `top_bit`, the bit of its largest stride
+// once its round across warps is done, leaves kWarpRoundSteps or more steps on tile bits
+// kRegisterBits .. top_bit, and its warps are whole (lanes == kWarpSize, a tile of 512 keys or
+// more). Merge of 256 keys: top_bit 6 after its first step, steps on bits 4, 5 and 6, a round.
+__host__ __device__ inline bool takes_warp_round(unsigned top_bit, unsigned lanes) {
+  return lanes == kWarpSize && top_bit + 1 >= kRegisterBits + kWarpRoundSteps;
+}
+
+// Whether sorting runs of `run` keys (a tile, or arrays shorter than one) takes a warp's round in
+// any merge, sizes 2^(kRegisterBits + 1) .. run, each as merge_in_block opens it: with its round
+// across warps (round_layout, the bits above it left) or its first step across lanes (one bit
+// left). Runs of 256 keys or more, in blocks of whole warps; not 8 .. 128, whose merges have two
+// such steps at most.
+__host__ __device__ inline bool sort_takes_warp_round(unsigned run, unsigned lanes) {
+  for (unsigned size_bit = kRegisterBits + 1; (1u << size_bit) <= run; ++size_bit) {
+    const unsigned low = round_layout(size_bit - 1);
+    if (takes_warp_round(low != 0 ? low - 1 : size_bit - 2, lanes)) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Tile position `slot` with its bits 4 and 8 swapped: 289 = 1 | 2 << 4 | 1 << 8 becomes
 // 1 | 1 << 4 | 1 << 5 = 49. If the two bits differ, both flip; if they agree, nothing changes.
 __host__ __device__ inline unsigned swap_bits_4_and_8(unsigned slot) {

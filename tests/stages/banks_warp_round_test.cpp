@@ -7,6 +7,9 @@
 // free of bank conflicts only if each warp's store or load of one register asks every bank for
 // one word. The model checks all three for every thread and register of a block, and that
 // padded() alone, without the swap of bits 4 and 8, conflicts in layout kRegisterBits.
+// Which merges take the round (takes_warp_round, as merge_in_block asks it) and which sorts
+// launch the kernel built with rounds (sort_takes_warp_round) are checked against the list the
+// chapter gives: merges of 256, 512, 2048 and 4096 keys, runs of 256 keys or more.
 #include <doctest/doctest.h>
 
 #include <set>
@@ -29,6 +32,31 @@ TEST_CASE("swap_bits_4_and_8 and warp_round_slot: the examples of bitonic_index.
   // Layout 4, thread 17, register 2: tile position 289, swapped 49, the word padded(49) = 50.
   CHECK(layout_slot(17, 2, kRegisterBits) == 289);
   CHECK(warp_round_slot(17, 2, kRegisterBits) == 50);
+}
+
+TEST_CASE("takes_warp_round: the merges of 256, 512, 2048 and 4096 keys, in whole warps") {
+  // The merge of 2^size_bit keys as merge_in_block opens it: its round across warps leaves the
+  // bits below round_layout, a first step across lanes one bit fewer.
+  for (unsigned size_bit = kRegisterBits + 1; size_bit <= kTileBits; ++size_bit) {
+    const unsigned size = 1u << size_bit;
+    const unsigned low = round_layout(size_bit - 1);
+    const unsigned top_bit = low != 0 ? low - 1 : size_bit - 2;
+    const bool listed = size == 256 || size == 512 || size == 2048 || size == 4096;
+    INFO("merge of " << size << " keys");
+    CHECK(takes_warp_round(top_bit, kWarpSize) == listed);
+    // A block smaller than a warp (a sort of fewer than 512 keys) makes no round.
+    CHECK_FALSE(takes_warp_round(top_bit, kWarpSize / 2));
+  }
+}
+
+TEST_CASE("sort_takes_warp_round: runs of 256 keys or more, in blocks of whole warps") {
+  for (unsigned run = 2; run <= kTileSize; run *= 2) {
+    INFO("runs of " << run << " keys");
+    CHECK(sort_takes_warp_round(run, kWarpSize) == (run >= 256));
+  }
+  // One array of 256 keys: one block of 16 threads, no whole warp.
+  CHECK_FALSE(sort_takes_warp_round(256, warp_lanes(256 / kKeysPerThread)));
+  CHECK(sort_takes_warp_round(512, warp_lanes(512 / kKeysPerThread)));
 }
 
 TEST_CASE("a tile position has one word in both layouts of the round: the base plus a constant") {
