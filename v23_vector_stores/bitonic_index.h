@@ -263,6 +263,15 @@ __host__ __device__ inline unsigned four_store_slot(unsigned thread, unsigned v)
   return warp_start + v * 4 * kWarpSize + 4 * (thread % kWarpSize);
 }
 
+// The word of shared memory that holds the first key of store v, from the thread's base
+// padded(four_store_slot(thread, 0)): the store's 128 v keys further on are 132 v words further
+// on (padded, a sum of bits that do not overlap), and its four keys are the next four words, as
+// four_store_slot keeps them inside one run of 32. Thread 35, store 2: base padded(524) = 540,
+// plus padded(256) = 264, word 804 = padded(780).
+__host__ __device__ inline unsigned four_store_word(unsigned base, unsigned v) {
+  return base + padded(v * 4 * kWarpSize);
+}
+
 // A group: the kGroupSize = 2^14 keys that one block of group_steps holds, 32 in each thread's
 // registers (kGroupRegisterBits) and all of them, once per round, in 64 KB of shared memory (the
 // most a block may have on every GPU the course supports, sm_75 included). Which keys form a

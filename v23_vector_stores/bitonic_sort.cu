@@ -450,7 +450,7 @@ __device__ void store_fours(int *keys, unsigned tile_start, Word (&key)[kKeysPer
   int4 *fours = reinterpret_cast<int4 *>(keys + tile_start + base);
 #pragma unroll
   for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
-    const unsigned word = padded(base) + padded(v * 4 * kWarpSize);
+    const unsigned word = four_store_word(padded(base), v);
     // Store v of the lane lies 128 v keys, 32 v int4s, past its store 0.
     fours[v * kWarpSize] =
         make_int4(item_key(tile[word], floats), item_key(tile[word + 1], floats),

@@ -263,6 +263,15 @@ __host__ __device__ inline unsigned four_store_slot(unsigned thread, unsigned v)
   return warp_start + v * 4 * kWarpSize + 4 * (thread % kWarpSize);
 }
 
+// The word of shared memory that holds the first key of store v, from the thread's base
+// padded(four_store_slot(thread, 0)): the store's 128 v keys further on are 132 v words further
+// on (padded, a sum of bits that do not overlap), and its four keys are the next four words, as
+// four_store_slot keeps them inside one run of 32. Thread 35, store 2: base padded(524) = 540,
+// plus padded(256) = 264, word 804 = padded(780).
+__host__ __device__ inline unsigned four_store_word(unsigned base, unsigned v) {
+  return base + padded(v * 4 * kWarpSize);
+}
+
 // A merge whose lane steps on tile bits kRegisterBits .. kRegisterBits + 3 (strides 16 .. 128)
 // number kWarpRoundSteps or more runs them on registers, after a round of each warp through its
 // own part of the tile (merge_in_block): merges of 256, 512, 2048 and 4096 keys, which have three

@@ -46,14 +46,21 @@ TEST_CASE("store_fours writes every key of the tile once, 512 consecutive bytes 
   }
 }
 
+TEST_CASE("four_store_word: the example of bitonic_index.h") {
+  // Thread 35, store 2: base padded(524) = 540, plus padded(256) = 264.
+  CHECK(padded(four_store_slot(35, 0)) == 540);
+  CHECK(four_store_word(540, 2) == 804);
+  CHECK(padded(780) == 804);
+}
+
 TEST_CASE("store_fours' words, its base plus constants, are the padded positions") {
-  // The kernel reads word padded(base) + padded(v * 4 * kWarpSize) + j for key
-  // four_store_slot(t, v) + j, with base = four_store_slot(t, 0).
+  // The kernel reads word four_store_word(padded(base), v) + j for key four_store_slot(t, v) + j,
+  // with base = four_store_slot(t, 0).
   for (unsigned t = 0; t < kBlockThreads; ++t) {
     const unsigned base = four_store_slot(t, 0);
     for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
       for (unsigned j = 0; j < 4; ++j) {
-        CHECK(padded(base) + padded(v * 4 * kWarpSize) + j == padded(four_store_slot(t, v) + j));
+        CHECK(four_store_word(padded(base), v) + j == padded(four_store_slot(t, v) + j));
       }
     }
   }
