@@ -2290,7 +2290,8 @@ V22_SWAPS = Turns("v22_swaps", "v22_warp_rounds_swapped3",
                    "v22_warp_rounds3"],
                   "segment", "array length L", "other program")
 # The stages from v22 on and v8 (chapters 25 and 26): v24 judged against the others.
-STAGE_TURNS = Turns("stage_turns", experiments.STAGE_TURNS[0], list(experiments.STAGE_TURNS[1:]),
+STAGE_TURNS = Turns("stage_turns", experiments.STAGE_TURNS[0],
+                    list(experiments.STAGE_TURNS[1:] + experiments.SHORT_STAGE_TURNS),
                     "segment", "array length L", "other stage")
 TURNS = {turns.experiment: turns
          for turns in (SMALL_ARRAYS, SEGMENT_SPREAD, V22_STORES, V22_LANES, V22_SWAPS,
@@ -2341,13 +2342,17 @@ def turns_against(name, program, other, q, verdict_only=False):
 
 
 def turns_verdicts(turns):
-    """log2 of the row's column -> against_all of the judged program and its rivals, at each size
-    where every one of them has runs."""
+    """log2 of the row's column -> against_all of the judged program and the rivals that ran at
+    that size (stage_turns runs some at the short lengths alone), at each size where the judged
+    program and a rival have runs."""
     runs = spread_runs(turns.experiment, turns.column)
-    programs = [turns.judged] + turns.rivals
     sizes = sorted({size for _, size in runs})
-    return {q: against_all(runs, turns.judged, turns.rivals, q) for q in sizes
-            if all((program, q) in runs for program in programs)}
+    verdicts = {}
+    for q in sizes:
+        rivals = [rival for rival in turns.rivals if (rival, q) in runs]
+        if (turns.judged, q) in runs and rivals:
+            verdicts[q] = against_all(runs, turns.judged, rivals, q)
+    return verdicts
 
 
 def turns_table(turns):
@@ -2362,8 +2367,8 @@ def turns_table(turns):
     for q, (fastest, speedup, verdict) in turns_verdicts(turns).items():
         cells = [f"2^{q}"]
         for program in programs:
-            values = runs[(program, q)]
-            cells.append(f"{ms(min(values))} .. {ms(max(values))}")
+            values = runs.get((program, q))
+            cells.append(f"{ms(min(values))} .. {ms(max(values))}" if values else "not run")
         cells.append(f"{fastest}: {speedup:.2f}x, {verdict}")
         body.append(cells)
     # A stage by its number (v7), a variant by its whole name.

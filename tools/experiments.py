@@ -81,7 +81,8 @@ does not make.
                  8 swapped (no bank conflicts), in turns as v22_stores, keys on arrays of 128,
                  1024 and 4096 keys (lab note short_arrays)
   stage_turns    v24_warp_rounds, v23_vector_stores, v22_slot_offsets and v8_batched, keys on
-                 arrays of every power of two from 8 to 4096 keys, in turns as v22_stores
+                 arrays of every power of two from 8 to 4096 keys, in turns as v22_stores, with
+                 v13_any_bits, v14_span, v12_key_words and v21_warp_tiles at 8 and 16 keys
                  (chapters 25 and 26)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
@@ -610,15 +611,19 @@ def in_turns(runner, experiment, programs, log2_segments):
 # The stages of many arrays' keys from v22 on, and v8, the fastest stage at 8 .. 32 keys in
 # segment_stages of 2026-12-02.
 STAGE_TURNS = ("v24_warp_rounds", "v23_vector_stores", "v22_slot_offsets", "v8_batched")
+# The stages ahead of all those in segment_stages of 2026-12-03 at 8 keys an array (v13, then
+# v21) or at 16 (v14 and v12), in one run each: they join the turns at 8 and 16 alone.
+SHORT_STAGE_TURNS = ("v13_any_bits", "v14_span", "v12_key_words", "v21_warp_tiles")
 
 
 def stage_turns(runner):
-    """STAGE_TURNS on arrays of every power of two from 8 to 4096 keys, in turns: what each of
-    v23's and v24's changes buys beyond the spread of the runs, and whether v24 is the fastest of
-    them at every length (chapters 25 and 26)."""
-    return in_turns(runner, "stage_turns",
-                    [course.program_command(runner.build, stage) for stage in STAGE_TURNS],
-                    range(3, 13))
+    """STAGE_TURNS on arrays of every power of two from 8 to 4096 keys, in turns, with
+    SHORT_STAGE_TURNS at 8 and 16: what each of v23's and v24's changes buys beyond the spread of
+    the runs, and whether v24 is the fastest stage at every length (chapters 25 and 26)."""
+    def commands(stages):
+        return [course.program_command(runner.build, stage) for stage in stages]
+    return (in_turns(runner, "stage_turns", commands(STAGE_TURNS + SHORT_STAGE_TURNS), (3, 4)) +
+            in_turns(runner, "stage_turns", commands(STAGE_TURNS), range(5, 13)))
 
 
 def v13_passes(runner):

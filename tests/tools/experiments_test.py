@@ -21,7 +21,8 @@ Usage: experiments_test.py SOURCE_ROOT
   v22_stores runs v22, its three store variants and v8 in turns at 8 .. 4096; v22_lanes runs
   v22, v22_store_word_vectors, its three warp's rounds and v8 in turns at the same lengths;
   v22_swaps runs v22_store_word_vectors and its four warp's rounds in turns at 128, 1024 and
-  4096; stage_turns runs v24, v23, v22 and v8 in turns at every power of two from 8 to 4096;
+  4096; stage_turns runs v24, v23, v22 and v8 in turns at every power of two from 8 to 4096,
+  with v13, v14, v12 and v21 at 8 and 16;
 - segments gives DeviceSegmentedRadixSort arrays from 32 keys on, the others from 2; segments,
   segment_stages and tops hand their torch runs to torch_batch at once;
 - torch_batch runs tools/torch_rows.py (here a stand-in) for every argument list in one
@@ -260,10 +261,11 @@ check(len(runs) == 3 * 3 * 5 and
       "per array, 2^27 keys in all")
 
 
-def made_in_turns(function, experiment, programs, lengths, built=()):
+def made_in_turns(function, experiment, programs, lengths, built=(), short_programs=()):
     """Whether the experiment `function`, with two runs a program (spread_runs), runs at each
-    length in `lengths` every program of `programs` once in turn 1, then once in turn 2 (labels
-    "run 1", "run 2"), each on 2^27 keys, and builds the variants `built`, each once."""
+    length in `lengths` every program of `programs` (and of `short_programs` at 8 and 16) once in
+    turn 1, then once in turn 2 (labels "run 1", "run 2"), each on 2^27 keys, and builds the
+    variants `built`, each once."""
     runner = Runner()
     runner.spread_runs = 2
     runs = function(runner)
@@ -271,7 +273,8 @@ def made_in_turns(function, experiment, programs, lengths, built=()):
             for run in runs]
     return (runner.built == list(built) and
             made == [(experiment, f"run {turn}", program, str(length)) for length in lengths
-                     for turn in (1, 2) for program in programs] and
+                     for turn in (1, 2)
+                     for program in programs + (list(short_programs) if length <= 16 else [])] and
             all(run[2][run[2].index("--log2") + 1] == "27" for run in runs))
 
 
@@ -280,7 +283,7 @@ SIX_LENGTHS = (8, 16, 32, 128, 1024, 4096)
 # v22_stores: v22, its three store variants and v8; v22_lanes: v22, v22_store_word_vectors, its
 # three warp's rounds and v8; v22_swaps: v22_store_word_vectors and its warp's rounds with and
 # without their words' swap, where the rounds run (128 keys and more); stage_turns: v24, v23, v22
-# and v8, stages alone.
+# and v8, stages alone, with v13, v14, v12 and v21 at 8 and 16.
 stores = ["v22_store_fours", "v22_store_vectors", "v22_store_word_vectors"]
 check(made_in_turns(experiments.v22_stores, "v22_stores",
                     ["v22_slot_offsets"] + stores + ["v8_batched"], SIX_LENGTHS, stores),
@@ -298,9 +301,11 @@ check(made_in_turns(experiments.v22_swaps, "v22_swaps", swaps, (128, 1024, 4096)
       "4096 keys per array")
 check(made_in_turns(experiments.stage_turns, "stage_turns",
                     ["v24_warp_rounds", "v23_vector_stores", "v22_slot_offsets", "v8_batched"],
-                    [1 << log2 for log2 in range(3, 13)]),
+                    [1 << log2 for log2 in range(3, 13)],
+                    short_programs=["v13_any_bits", "v14_span", "v12_key_words",
+                                    "v21_warp_tiles"]),
       "stage_turns: v24, v23, v22 and v8 in turns at every power of two from 8 to 4096 keys per "
-      "array, nothing built")
+      "array, with v13, v14, v12 and v21 at 8 and 16, nothing built")
 
 # segments: v8 and CUB's segmented and packed sorts at every length from 2, DeviceSegmentedRadixSort
 # from 32 (one timed run up to 64), torch.sort up to 2^16 in one batch.
