@@ -408,6 +408,7 @@ def generated_blocks(tour, profile, network_dump):
         "v22-lanes": lambda: tables.turns_table(tables.V22_LANES),
         "v22-swaps": lambda: tables.turns_table(tables.V22_SWAPS),
         "stage-turns": lambda: tables.turns_table(tables.STAGE_TURNS),
+        "v24-blocks": lambda: tables.turns_table(tables.V24_BLOCKS),
         "warp-round-kernels": tables.warp_round_kernels_table,
         "library-kernels": tables.library_kernels_table,
         "record-status": record_status,
@@ -475,6 +476,12 @@ def comparisons(q):
     """Compare-exchanges of the bitonic network, n log2(n)^2 / 4 (q(q+1)/2 steps of n/2),
     against the n log2(n) of a good comparison sort, for n = 2^q."""
     return f"{(q * (q + 1) / 2 * 2**q / 2) / (q * 2**q):.2f}"
+
+
+def kernel_build(args):
+    """STAGE:KERNEL[:ARGUMENTS[:words]] -> the label tools/registers.py gives that build:
+    KERNEL<ARGUMENTS>, with " (32-bit words)" for `words`."""
+    return with_steps(args[1], args, 2) + (" (32-bit words)" if args[3:] == ["words"] else "")
 
 
 def with_steps(name, args, steps_at):
@@ -602,14 +609,14 @@ INLINE_VALUES = {
     "argsort-crossover": lambda args, tour, profile: tables.segments_crossover(
         "argsorts", "v9_argsort", tables.ARGSORT_RIVALS),
     "comparisons": lambda args, tour, profile: comparisons(int(args[0])),
-    # STAGE:KERNEL[:STEPS], registers per thread.
+    # STAGE:KERNEL[:ARGUMENTS[:words]] for the next two: KERNEL<ARGUMENTS> (group_steps:14,0 for
+    # group_steps<14,0>, block_sort:0 for block_sort<0>), its build for 32-bit words with `words`.
+    # Registers per thread:
     "registers": lambda args, tour, profile: recorded_text(
-        tables.registers(args[0], with_steps(args[1], args, 2))),
-    # STAGE:KERNEL[:ARGUMENTS[:words]], bytes a thread spills to local memory: KERNEL<ARGUMENTS>
-    # (group_steps:14,0 for group_steps<14,0>), its build for 32-bit words with `words`.
-    "spills": lambda args, tour, profile: recorded_text(tables.registers(
-        args[0], with_steps(args[1], args, 2) + (" (32-bit words)" if args[3:] == ["words"]
-                                                 else ""), "spill_bytes")),
+        tables.registers(args[0], kernel_build(args))),
+    # bytes a thread spills to local memory:
+    "spills": lambda args, tour, profile: recorded_text(
+        tables.registers(args[0], kernel_build(args), "spill_bytes")),
     # STAGE:Q:KERNEL for the next two: its time in copies of the array, its share of the sort.
     "kernel-copies": lambda args, tour, profile: (
         f"{profile.kernels(args[0], int(args[1]))[args[2]][2]:.2f}"),

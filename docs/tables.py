@@ -2293,9 +2293,14 @@ V22_SWAPS = Turns("v22_swaps", "v22_warp_rounds_swapped3",
 STAGE_TURNS = Turns("stage_turns", experiments.STAGE_TURNS[0],
                     list(experiments.STAGE_TURNS[1:] + experiments.SHORT_STAGE_TURNS),
                     "segment", "array length L", "other stage")
+# v24's kernel without rounds held to eight blocks an SM, judged against v24 as built and the
+# stages that beat it at 16 keys (lab note short_arrays).
+V24_BLOCKS = Turns("v24_blocks", "v24_blocks8",
+                   ["v24_warp_rounds", "v13_any_bits", "v14_span", "v12_key_words"],
+                   "segment", "array length L", "other program")
 TURNS = {turns.experiment: turns
          for turns in (SMALL_ARRAYS, SEGMENT_SPREAD, V22_STORES, V22_LANES, V22_SWAPS,
-                       STAGE_TURNS)}
+                       STAGE_TURNS, V24_BLOCKS)}
 
 
 def turns_value(name, q, verdict_only=False):

@@ -84,6 +84,9 @@ does not make.
                  arrays of every power of two from 8 to 4096 keys, in turns as v22_stores, with
                  v13_any_bits, v14_span, v12_key_words and v21_warp_tiles at 8 and 16 keys
                  (chapters 25 and 26)
+  v24_blocks     v24_warp_rounds against v24_blocks8, its kernel without rounds held to eight
+                 blocks an SM, and v13_any_bits, v14_span and v12_key_words, keys on arrays of
+                 8 .. 128 keys, in turns as v22_stores (chapter 26, lab note short_arrays)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
                  their passes storing from layout 5 or from their last one; block_sort on v8's
@@ -626,6 +629,17 @@ def stage_turns(runner):
             in_turns(runner, "stage_turns", commands(STAGE_TURNS), range(5, 13)))
 
 
+def v24_blocks(runner):
+    """v24 against its variant whose kernel without rounds (arrays of 8 to 128 keys) is held to
+    eight blocks an SM, and the stages that beat v24 at 16 keys in stage_turns (v13, v14 and
+    v12, whose block_sort of keys fits eight), in turns at 8 .. 128 keys: whether their lead is in
+    the blocks an SM holds (chapter 26, Limits; lab note short_arrays)."""
+    programs = [stage_program(runner.build, "v24_warp_rounds"), runner.variant("v24_blocks8"),
+                stage_program(runner.build, "v13_any_bits"), stage_program(runner.build, "v14_span"),
+                stage_program(runner.build, "v12_key_words")]
+    return in_turns(runner, "v24_blocks", programs, range(3, 8))
+
+
 def v13_passes(runner):
     return sweep(runner, "v13_passes", {
         "as built (bits 0 .. 4 kept, 9 global steps a pass)":
@@ -1044,7 +1058,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v20_rounds": v20_rounds, "v20_round_argsorts": v20_round_argsorts,
                "v20_warp_tiles": v20_warp_tiles, "v21_keys": v21_keys,
                "v21_slots": v21_slots, "v22_stores": v22_stores, "v22_lanes": v22_lanes,
-               "v22_swaps": v22_swaps, "stage_turns": stage_turns,
+               "v22_swaps": v22_swaps, "stage_turns": stage_turns, "v24_blocks": v24_blocks,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "v16_tops": v16_tops, "v17_argsorts": v17_argsorts,

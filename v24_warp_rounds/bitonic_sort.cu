@@ -24,8 +24,8 @@
 //   alone conflicts two ways in layout 4.
 //     Layout 4, thread 17, register 2: tile position 289, its word padded(49) = 50.
 //   Runs of 8 .. 128 keys take no round, so their block_sort is built without the rounds' code
-//   (block_sort<Word, false>, chosen by sort_words with sort_takes_warp_round): by hypothesis,
-//   not yet measured, with v23's registers and v23's time there.
+//   (block_sort<Word, false>, chosen by sort_words with sort_takes_warp_round): a kernel with
+//   v23's registers, where the rounds' code, even unused, would cost some (chapter 26).
 //   Nothing else changes: the merge's first step and its round across warps, the last four
 //   steps on registers, the kernels of long arrays.
 //
@@ -33,9 +33,9 @@
 //   Keys alone at 4096 keys an array: 0.98x v23's time, and 0.95x at 1024 (the lab note
 //   short_arrays measured the change as the variant v22_warp_rounds_swapped3 of v22's code: 1.02x
 //   and 1.06x as fast as v22_store_word_vectors, v23's change). No round at 8 .. 128 keys, whose
-//   merges have two such steps at most: v23's time. The argsort of arrays up to a tile
-//   sorts 32-bit words (v17's prefix argsort) with the same merges, so it takes the same rounds:
-//   the same gain, a hypothesis not measured before this stage.
+//   merges have two such steps at most: v23's time, with v23's registers. The argsort of arrays
+//   up to a tile sorts 32-bit words (v17's prefix argsort) with the same merges, so it takes the
+//   same rounds: the same gain, a hypothesis not measured before this stage.
 //   Speedup at 2^29 over the stage before: 1.0x; one long array spends its time in the group
 //   passes.
 //
