@@ -634,9 +634,9 @@ def v24_blocks(runner):
     eight blocks an SM, and the stages that beat v24 at 16 keys in stage_turns (v13, v14 and
     v12, whose block_sort of keys fits eight), in turns at 8 .. 128 keys: whether their lead is in
     the blocks an SM holds (chapter 26, Limits; lab note short_arrays)."""
-    programs = [stage_program(runner.build, "v24_warp_rounds"), runner.variant("v24_blocks8"),
-                stage_program(runner.build, "v13_any_bits"), stage_program(runner.build, "v14_span"),
-                stage_program(runner.build, "v12_key_words")]
+    programs = [stage_program(runner.build, "v24_warp_rounds"), runner.variant("v24_blocks8")]
+    programs += [stage_program(runner.build, stage)
+                 for stage in ("v13_any_bits", "v14_span", "v12_key_words")]
     return in_turns(runner, "v24_blocks", programs, range(3, 8))
 
 

@@ -544,6 +544,23 @@ def round_stages(ncu, build, runner):
                           {**WARP_ROUNDS, **STALLS})
 
 
+def short_blocks(ncu, build, runner):
+    """v24's block_sort of keys without rounds, as built and held to eight blocks an SM
+    (v24_blocks8), against v13's at 16 keys an array and v22's at 64, where those stages ran
+    ahead of v24 or level with it in turns (lab note short_arrays): the pipes' metrics, with the
+    registers a thread."""
+    cases = []
+    for segment, rival in (("16", "v13_any_bits"), ("64", "v22_slot_offsets")):
+        arguments = ["--log2", "27", "--segment", segment]
+        cases += [("v24_warp_rounds", "as built", course.program_command(build, "v24_warp_rounds"),
+                   arguments),
+                  ("v24_warp_rounds", "eight blocks an SM", runner.variant("v24_blocks8"),
+                   arguments),
+                  (rival, "as built", course.program_command(build, rival), arguments)]
+    columns = {**PIPES, "launch__registers_per_thread": "registers"}
+    return kernel_records(ncu, runner, cases, ["--metrics", ",".join(columns)], columns)
+
+
 def warp_tiles(ncu, build, runner):
     """v20's argsort as built (4096-key tiles, eight warps a block) against its variant whose
     arrays of 512 keys or fewer go in 512-key tiles of one warp, at 64 and 256 keys."""
@@ -670,7 +687,8 @@ FACTS = {"libraries": ("library_kernels.csv", libraries),
          "tiles": ("tile_kernels.csv", tiles),
          "long_items": ("long_items.csv", long_items),
          "tops": ("top_kernels.csv", tops), "packed": ("packed_kernels.csv", packed),
-         "short_stages": ("short_stages.csv", short_stages)}
+         "short_stages": ("short_stages.csv", short_stages),
+         "short_blocks": ("short_block_kernels.csv", short_blocks)}
 
 
 def main():

@@ -350,6 +350,9 @@ CHUNKS = [
     fact("packed", "packed_kernels", "the kernels of the packed radix sort", 45),
     fact("short_stages", "short_stages", "why v15 sorts short arrays more slowly than v8 (lab "
          "note many_arrays)", 45, optional=True),
+    fact("short_blocks", "short_block_kernels", "v24's kernel without rounds, as built and "
+         "held to eight blocks an SM, against v13's at 16 keys and v22's at 64 (lab note "
+         "short_arrays)", 50, optional=True),
     experiment("gpus", "v25 on one GPU and on two, in one process and as two under mpirun, "
                "2^29 .. 2^31 keys", 310, gpus=2),
     experiment("exchange", "NCCL's exchange between two GPUs alone", 30, program="nccl_exchange",

@@ -843,7 +843,7 @@ check(generate.notes_only_experiments() == {"v9_directions", "v9_mirrored", "pip
                                              "v20_rounds", "v20_round_argsorts", "round_kernels",
                                              "v21_keys", "keys32_kernels", "v21_slots",
                                              "v22_stores", "v22_lanes", "v22_swaps",
-                                             "segment_spread", "v24_blocks"},
+                                             "segment_spread", "v24_blocks", "short_block_kernels"},
       "the experiments only optional chunks write: those the lab notes alone read")
 
 
