@@ -480,8 +480,10 @@ def comparisons(q):
 
 def kernel_build(args):
     """STAGE:KERNEL[:ARGUMENTS[:words]] -> the label tools/registers.py gives that build:
-    KERNEL<ARGUMENTS>, with " (32-bit words)" for `words`."""
-    return with_steps(args[1], args, 2) + (" (32-bit words)" if args[3:] == ["words"] else "")
+    KERNEL<ARGUMENTS> (KERNEL alone for empty ARGUMENTS: block_sort::words), with
+    " (32-bit words)" for `words`."""
+    name = with_steps(args[1], args, 2) if args[2:3] != [""] else args[1]
+    return name + (" (32-bit words)" if args[3:] == ["words"] else "")
 
 
 def with_steps(name, args, steps_at):
