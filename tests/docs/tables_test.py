@@ -800,6 +800,27 @@ check(tables.turns_against("segment_spread", "v22_slot_offsets", "v8_batched", 3
       "faster v22_store_vectors's median run" in variant_turns[-1],
       "two programs in turns: the ratio of their medians and the verdict, either median or the "
       "slowest run; a variant keeps its whole name")
+# A rival that ran at some lengths alone (stage_turns' short stages): judged where it ran, "not
+# run" in its column elsewhere, and the other rivals judge the rest.
+partial = tables.Turns("segment_spread", "v22_slot_offsets", ["v8_batched", "v12_key_words"],
+                       "segment", "array length L", "other stage")
+partial_rows = turn_rows + [turn_row("v12_key_words", 8, run + 1, 0.5) for run in range(3)]
+tables.recorded_rows = lambda name: partial_rows if name == "segment_spread" else []
+with tempfile.TemporaryDirectory() as results:
+    os.makedirs(os.path.join(results, "empty"))
+    with open(os.path.join(results, "empty", records.MANIFEST), "w") as file:
+        json.dump({"gpu": "none", "chunks": {}}, file)
+    saved_record, tables.RECORD = tables.RECORD, records.Record("empty", results)
+    partial_turns = tables.turns_table(partial).splitlines()
+    tables.RECORD = saved_record
+partial_verdicts = tables.turns_verdicts(partial)
+check(partial_verdicts[3][0] == "v12_key_words" and partial_verdicts[3][2] == "slower" and
+      partial_verdicts[4] == ("v8_batched", 1.2, "faster") and
+      partial_turns[2].endswith("| 0.5000 .. 0.5000 | v12_key_words: 0.50x, slower |") and
+      partial_turns[3].endswith("| 1.10 .. 1.30 | not run | v8_batched: 1.20x, faster |"),
+      "programs in turns: a rival that ran at one length alone judges there and reads 'not run' "
+      "at the others")
+tables.recorded_rows = lambda name: (turn_rows if name == "segment_spread" else [])
 
 # The warp's rounds' kernels (ncu_facts.py warp_rounds): a row a length and variant, counts in
 # millions (one decimal below ten million), shares and the theoretical occupancy in percent.
