@@ -34,7 +34,7 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
   and "not measured" before v18 has run;
 - programs run in turns (turns_table, turns_value, turns_where, segment_spread's form): each one's
   fastest and slowest run, and the judged program against the fastest rival, beyond the runs'
-  spread, and the lengths of each verdict;
+  spread, and the lengths of each verdict; a rival run at some lengths alone judges there only;
 - a record of three chunks of one experiment (tools/records.py): the rows and files of those
   that measured the code as it is, in the manifest's order, and one with a stale row left out;
 - the notes the record's own runs make: where chapter 10's table left DeviceSegmentedRadixSort
