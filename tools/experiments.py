@@ -614,8 +614,9 @@ def in_turns(runner, experiment, programs, log2_segments):
 # The stages of many arrays' keys from v22 on, and v8, the fastest stage at 8 .. 32 keys in
 # segment_stages of 2026-12-02.
 STAGE_TURNS = ("v24_warp_rounds", "v23_vector_stores", "v22_slot_offsets", "v8_batched")
-# The stages ahead of all those in segment_stages of 2026-12-03 at 8 keys an array (v13, then
-# v21) or at 16 (v14 and v12), in one run each: they join the turns at 8 and 16 alone.
+# The stages ahead of all those in the run of segment_stages recorded at commit 778f9a7, at 8
+# keys an array (v13, then v21) or at 16 (v14 and v12), one run each: they join the turns at 8
+# and 16 alone.
 SHORT_STAGE_TURNS = ("v13_any_bits", "v14_span", "v12_key_words", "v21_warp_tiles")
 
 

@@ -110,6 +110,11 @@
   short_stages  why v15_tile4096 sorts short arrays more slowly than v8_batched (lab note many_arrays):
              v8_batched, v14_span and v15_tile4096 on arrays of 8 and 1024 keys, 2^27 in all,
              each kernel's metrics as pipes records them. Writes OUT/short_stages.csv.
+  short_blocks  whether v24's lag at 16 keys an array is in the blocks an SM holds (lab note
+             short_arrays): v24_warp_rounds's block_sort without rounds as built and held to
+             eight blocks an SM (v24_blocks8), against v13_any_bits's at 16 keys and
+             v22_slot_offsets's at 64, 2^27 in all, with pipes' metrics and the registers.
+             Writes OUT/short_block_kernels.csv.
   packed     how many kernels one cub_packed_radix sort launches, and how many of them are
              radix passes (DeviceRadixSortOnesweepKernel), for arrays of 2^10, 2^11 and 2^20
              keys and one array, 2^27 keys in all (chapter 10): its words have 32 bits more
