@@ -410,6 +410,7 @@ def generated_blocks(tour, profile, network_dump):
         "stage-turns": lambda: tables.turns_table(tables.STAGE_TURNS),
         "v24-blocks": lambda: tables.turns_table(tables.V24_BLOCKS),
         "warp-round-kernels": tables.warp_round_kernels_table,
+        "short-block-kernels": tables.short_block_kernels_table,
         "library-kernels": tables.library_kernels_table,
         "record-status": record_status,
     }

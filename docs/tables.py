@@ -1093,8 +1093,10 @@ def item_ratio(column, segment):
 
 def fact_rows(name, key):
     """{(row[key], segment): row} of the record's experiment NAME (ncu_facts.py), in recorded
-    order."""
-    return {(row[key], int(row["segment"])): row for row in recorded_rows(name)}
+    order. A KEY of columns joined by '+' names a row by their values joined by ", " ("stage+variant":
+    "v24_warp_rounds, as built"), where one column alone names several rows."""
+    return {(", ".join(row[column] for column in key.split("+")), int(row["segment"])): row
+            for row in recorded_rows(name)}
 
 
 # The columns of warp_round_kernels_table: heading, column of the record, and how a cell
@@ -1114,26 +1116,56 @@ def fact_cell(row, column):
     value = float(row[column])
     if column == "duration_ns":
         return ms(value / 1e6)
+    if column == "registers":
+        return f"{value:.0f}"
     if column.endswith("_pct"):
         return f"{value:.0f}%"
     return millions(value)
 
 
+def kernels_table(name, fact, labels, columns, note):
+    """The record's Nsight Compute experiment NAME (ncu_facts.py FACT) as a table, a row a
+    kernel: the array length, the row's LABELS columns, then COLUMNS (heading, column); NOTE
+    ends the caption."""
+    rows = recorded_rows(name)
+    if not rows:
+        return NOT_MEASURED + "\n"
+    body = [[f"2^{log2(row['segment'])}"] + [row[label] for _, label in labels] +
+            [fact_cell(row, column) for _, column in columns] for row in rows]
+    header = (["array length L"] + [heading for heading, _ in labels] +
+              [heading for heading, _ in columns])
+    return (table(header, body) + "\n" + recorded(rows, f"tools/ncu_facts.py {fact}") +
+            "; data: " + data_files(name) + ". Keys alone, 2^27 in all "
+            "(`--log2 27 --segment L`): the second sort's launch of `block_sort`, "
+            f"{UNDER_NCU}. Busy: the share of the pipe's peak issue rate used over the launch; "
+            + note + "\n")
+
+
 def warp_round_kernels_table():
     """v22_store_word_vectors's block_sort of keys against its variants with a warp's round, by
     array length (ncu_facts.py warp_rounds)."""
-    rows = recorded_rows("warp_round_kernels")
-    if not rows:
-        return NOT_MEASURED + "\n"
-    body = [[f"2^{log2(row['segment'])}", row["variant"]] +
-            [fact_cell(row, column) for _, column in WARP_ROUND_COLUMNS] for row in rows]
-    header = ["array length L", "block_sort"] + [heading for heading, _ in WARP_ROUND_COLUMNS]
-    return (table(header, body) + "\n" + recorded(rows, "tools/ncu_facts.py warp_rounds") +
-            "; data: " + data_files("warp_round_kernels") + ". Keys alone, 2^27 in all "
-            "(`--log2 27 --segment L`): the second sort's launch of `block_sort`, "
-            f"{UNDER_NCU}. Busy: the share of the pipe's peak issue rate used over the launch; "
-            "a wavefront is one pass of a shared-memory access, and a bank conflict one pass "
-            "more than the access needed.\n")
+    return kernels_table("warp_round_kernels", "warp_rounds", [("block_sort", "variant")],
+                         WARP_ROUND_COLUMNS,
+                         "a wavefront is one pass of a shared-memory access, and a bank "
+                         "conflict one pass more than the access needed.")
+
+
+# The columns of short_block_kernels_table, as WARP_ROUND_COLUMNS.
+SHORT_BLOCK_COLUMNS = [("ms", "duration_ns"), ("instructions (millions)", "instructions"),
+                       ("ALU pipe busy", "alu_pipe_pct"), ("LSU pipe busy", "lsu_pipe_pct"),
+                       ("issue active", "issue_active_pct"),
+                       ("achieved occupancy", "achieved_occupancy_pct"),
+                       ("theoretical occupancy", "theoretical_occupancy_pct"),
+                       ("DRAM busy", "dram_busy_pct"), ("registers", "registers")]
+
+
+def short_block_kernels_table():
+    """v24's block_sort of keys without rounds, as built and held to eight blocks an SM, against
+    the stage that led it in turns at 16 and at 64 keys (ncu_facts.py short_blocks)."""
+    return kernels_table("short_block_kernels", "short_blocks",
+                         [("stage", "stage"), ("block_sort", "variant")], SHORT_BLOCK_COLUMNS,
+                         "issue active, the share of cycles an instruction issued; occupancy, "
+                         "the warps an SM held against the most it can hold.")
 
 
 def fact_over(name, key, mine, base, segment, column):

@@ -755,18 +755,28 @@ turn_times = {"v22_slot_offsets": ((1.0, 1.02, 1.01), (1.0, 1.0, 1.0)),
 turn_rows = [turn_row(program, segment, run + 1, sort_ms)
              for program, times in turn_times.items()
              for segment, runs_ in zip((8, 16), times) for run, sort_ms in enumerate(runs_)]
+
+
+def in_empty_record(make):
+    """make() with a record that holds no chunk as the record tables read (the caption's
+    data files then name none)."""
+    with tempfile.TemporaryDirectory() as results:
+        os.makedirs(os.path.join(results, "empty"))
+        with open(os.path.join(results, "empty", records.MANIFEST), "w") as file:
+            json.dump({"gpu": "none", "chunks": {}}, file)
+        saved, tables.RECORD = tables.RECORD, records.Record("empty", results)
+        try:
+            return make()
+        finally:
+            tables.RECORD = saved
+
+
 saved_rows, tables.recorded_rows = tables.recorded_rows, lambda name: (
     turn_rows if name == "segment_spread" else [])
-with tempfile.TemporaryDirectory() as results:
-    os.makedirs(os.path.join(results, "empty"))
-    with open(os.path.join(results, "empty", records.MANIFEST), "w") as file:
-        json.dump({"gpu": "none", "chunks": {}}, file)
-    saved_record, tables.RECORD = tables.RECORD, records.Record("empty", results)
-    turns = tables.turns_table(tables.SEGMENT_SPREAD).splitlines()
-    variant_turns = tables.turns_table(tables.Turns(
-        "segment_spread", "v22_store_vectors", ["v8_batched"], "segment", "array length L",
-        "other program")).splitlines()
-    tables.RECORD = saved_record
+turns = in_empty_record(lambda: tables.turns_table(tables.SEGMENT_SPREAD)).splitlines()
+variant_turns = in_empty_record(lambda: tables.turns_table(tables.Turns(
+    "segment_spread", "v22_store_vectors", ["v8_batched"], "segment", "array length L",
+    "other program"))).splitlines()
 check(tables.turns_where("segment_spread", "overlap") == "8" and
       tables.turns_where("segment_spread", "faster") == "16" and
       tables.turns_where("segment_spread", "slower") == "no length",
@@ -806,13 +816,7 @@ partial = tables.Turns("segment_spread", "v22_slot_offsets", ["v8_batched", "v12
                        "segment", "array length L", "other stage")
 partial_rows = turn_rows + [turn_row("v12_key_words", 8, run + 1, 0.5) for run in range(3)]
 tables.recorded_rows = lambda name: partial_rows if name == "segment_spread" else []
-with tempfile.TemporaryDirectory() as results:
-    os.makedirs(os.path.join(results, "empty"))
-    with open(os.path.join(results, "empty", records.MANIFEST), "w") as file:
-        json.dump({"gpu": "none", "chunks": {}}, file)
-    saved_record, tables.RECORD = tables.RECORD, records.Record("empty", results)
-    partial_turns = tables.turns_table(partial).splitlines()
-    tables.RECORD = saved_record
+partial_turns = in_empty_record(lambda: tables.turns_table(partial)).splitlines()
 partial_verdicts = tables.turns_verdicts(partial)
 check(partial_verdicts[3][0] == "v12_key_words" and partial_verdicts[3][2] == "slower" and
       partial_verdicts[4] == ("v8_batched", 1.2, "faster") and
@@ -831,18 +835,33 @@ round_row = {"segment": "4096", "variant": "a warp's round", "duration_ns": "107
              "theoretical_occupancy_pct": "62.5", "gpu": "NVIDIA H200",
              "cuda_runtime": "13.0", "nvidia_driver": "1", "date": "2026-12-03"}
 tables.recorded_rows = lambda name: [round_row] if name == "warp_round_kernels" else []
-with tempfile.TemporaryDirectory() as results:
-    os.makedirs(os.path.join(results, "empty"))
-    with open(os.path.join(results, "empty", records.MANIFEST), "w") as file:
-        json.dump({"gpu": "none", "chunks": {}}, file)
-    saved_record, tables.RECORD = tables.RECORD, records.Record("empty", results)
-    round_table = tables.warp_round_kernels_table().splitlines()
-    tables.RECORD = saved_record
+round_table = in_empty_record(tables.warp_round_kernels_table).splitlines()
 check(round_table[2] == "| 2^12 | a warp's round | 1.08 | 622 | 385 | 187 | 69% | 67% | 236 | "
                        "0.4 | 62% |" and
       tables.metric_text(round_row, "alu_instructions") == "385 million" and
       tables.metric_text(round_row, "shared_bank_conflicts") == "0.4 million",
       "a warp's round's kernel: milliseconds, counts in millions, shares in percent")
+# Two rows of one stage (v24 as built and held to eight blocks) and another stage's row of the
+# same variant name: "stage+variant" tells all three apart, where "variant" alone would not.
+short_rows = [dict(round_row, segment="16", stage=stage, variant=variant, duration_ns=ns,
+                   registers=registers, issue_active_pct="31.4", achieved_occupancy_pct="71.1",
+                   dram_busy_pct="83.2")
+              for stage, variant, ns, registers in (
+                  ("v24_warp_rounds", "as built", "267000", "40"),
+                  ("v24_warp_rounds", "eight blocks an SM", "270000", "32"),
+                  ("v13_any_bits", "as built", "261000", "32"))]
+tables.recorded_rows = lambda name: short_rows if name == "short_block_kernels" else []
+short_table = in_empty_record(tables.short_block_kernels_table).splitlines()
+check(fact(["short_block_kernels", "stage+variant", "v24_warp_rounds, as built", "16",
+            "registers"], None, None) == "40" and
+      fact(["short_block_kernels", "stage+variant", "v13_any_bits, as built", "16",
+            "registers"], None, None) == "32" and
+      fact_over(["short_block_kernels", "stage+variant", "v13_any_bits, as built",
+                 "v24_warp_rounds, as built", "16", "duration_ns"], None, None) == "0.98x" and
+      len(tables.fact_rows("short_block_kernels", "variant")) == 2 and
+      short_table[3].startswith("| 2^4 | v24_warp_rounds | eight blocks an SM | 0.2700 |") and
+      short_table[3].endswith("| 32 |"),
+      "facts named by stage and variant together; the short blocks' table, registers as counts")
 # A tie is not a loss: v13 as fast as v8 at 8 keys (fastest_rival then names v13, the smaller
 # name) leaves v8 unbeaten there; v14 faster at 16 beats it.
 tables.recorded_rows = lambda name: [
