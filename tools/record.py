@@ -156,7 +156,7 @@ REGISTER_PROGRAMS = ("v6_multistep,v8_batched,v8_blocks6,v8_keys32,v12_key_words
                      "v20_round256,v20_warp_tiles,v21_warp_tiles,v21_keys32,v21_keys32_blocks7,"
                      "v21_keys32_rounds,v21_slot_sums,v21_slot_sums_blocks6,v22_slot_offsets,"
                      "v22_store_fours,v22_store_vectors,v22_store_word_vectors,v22_warp_rounds,"
-                     "v22_warp_rounds_blocks6,v23_vector_stores,v24_warp_rounds")
+                     "v22_warp_rounds_blocks6,v23_vector_stores,v24_warp_rounds,v24_blocks8")
 # At 2^20: the stages whose profile the chapters read at that size, and the variant of the lab
 # note on groups.
 PROFILE_20_STAGES = ("v0_naive,v1_fused,v2_shared,v3_warp,v4_half_threads,v6_multistep,"
