@@ -1093,8 +1093,8 @@ def item_ratio(column, segment):
 
 def fact_rows(name, key):
     """{(row[key], segment): row} of the record's experiment NAME (ncu_facts.py), in recorded
-    order. A KEY of columns joined by '+' names a row by their values joined by ", " ("stage+variant":
-    "v24_warp_rounds, as built"), where one column alone names several rows."""
+    order. A KEY of columns joined by '+' names a row by their values joined by ", "
+    ("stage+variant": "v24_warp_rounds, as built"), where one column alone names several rows."""
     return {(", ".join(row[column] for column in key.split("+")), int(row["segment"])): row
             for row in recorded_rows(name)}
 
