@@ -29,7 +29,8 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
   GPU's own copy, the length up to which a stage wins at every length, the lengths at which a
   stage is the fastest, how far a stage is behind the fastest and which stages beat it where
   (segment_stages_behind, segment_stages_beaten), and the values that quote an ncu_facts.py
-  experiment (fact, fact-over);
+  experiment (fact, fact-over), a row named by two columns where one names several
+  ("stage+variant"), and the Nsight Compute tables of warp rounds and short blocks;
 - chapter 20's table of the same run (stage_pair_table): v18 against v17 and v8, keys and argsorts,
   and "not measured" before v18 has run;
 - programs run in turns (turns_table, turns_value, turns_where, segment_spread's form): each one's
