@@ -34,7 +34,6 @@ with tempfile.TemporaryDirectory() as scratch:
     rows = list(csv.DictReader(open(path)))
 
 
-
 def instances(kernels, name):
     """The records of kernel `name` among `kernels`, items' builds: the kernel itself, or each of
     its template instances (v24's block_sort<0> and block_sort<1>)."""
