@@ -85,8 +85,13 @@ does not make.
                  v13_any_bits, v14_span, v12_key_words and v21_warp_tiles at 8 and 16 keys
                  (chapters 25 and 26)
   v24_blocks     v24_warp_rounds against v24_blocks8, its kernel without rounds held to eight
-                 blocks an SM, and v13_any_bits, v14_span and v12_key_words, keys on arrays of
-                 8 .. 128 keys, in turns as v22_stores (chapter 26, lab note short_arrays)
+                 blocks an SM, and v13_any_bits, keys on arrays of 8 .. 128 keys, in turns as
+                 v22_stores (lab note short_arrays)
+  v24_barrier    v24_warp_rounds against its store's barriers as chapter 25 left them:
+                 v24_second_block_barrier (store_fours' second barrier the block's again) and
+                 v24_block_barriers (both the block's, the first also in the kernel without
+                 rounds), with v13_any_bits, v14_span and v12_key_words, keys on arrays of
+                 8 .. 128 keys, in turns as v22_stores (lab note short_arrays)
   v13_passes     v13_any_bits as built against variants that make fewer passes: groups
                  that keep index bits 0 .. 2 (32-byte sectors) and so 11 global steps a pass,
                  their passes storing from layout 5 or from their last one; block_sort on v8's
@@ -632,13 +637,23 @@ def stage_turns(runner):
 
 def v24_blocks(runner):
     """v24 against its variant whose kernel without rounds (arrays of 8 to 128 keys) is held to
-    eight blocks an SM, and the stages that beat v24 at 16 keys in stage_turns (v13, v14 and
-    v12, whose block_sort of keys fits eight), in turns at 8 .. 128 keys: whether their lead is in
-    the blocks an SM holds (chapter 26, Limits; lab note short_arrays)."""
-    programs = [stage_program(runner.build, "v24_warp_rounds"), runner.variant("v24_blocks8")]
-    programs += [stage_program(runner.build, stage)
-                 for stage in ("v13_any_bits", "v14_span", "v12_key_words")]
+    eight blocks an SM, and v13, whose block_sort of keys fits eight, in turns at 8 .. 128 keys:
+    whether more warps an SM would speed v24's kernel (lab note short_arrays)."""
+    programs = [stage_program(runner.build, "v24_warp_rounds"), runner.variant("v24_blocks8"),
+                stage_program(runner.build, "v13_any_bits")]
     return in_turns(runner, "v24_blocks", programs, range(3, 8))
+
+
+def v24_barrier(runner):
+    """v24, whose store_fours waits for the warp alone between its writes and its reads and, in
+    the kernel without rounds (arrays of 8 to 128 keys), not before them, against its variants
+    with the second barrier the block's again and with both, as chapter 25 left them, and v13,
+    v14 and v12, in turns at 8 .. 128 keys (lab note short_arrays)."""
+    stages = [stage_program(runner.build, stage)
+              for stage in ("v13_any_bits", "v14_span", "v12_key_words")]
+    programs = [stage_program(runner.build, "v24_warp_rounds"),
+                runner.variant("v24_second_block_barrier"), runner.variant("v24_block_barriers")]
+    return in_turns(runner, "v24_barrier", programs + stages, range(3, 8))
 
 
 def v13_passes(runner):
@@ -1060,6 +1075,7 @@ EXPERIMENTS = {"v4_tile": v4_tile, "v6_steps": v6_steps, "v7_tile": v7_tile,
                "v20_warp_tiles": v20_warp_tiles, "v21_keys": v21_keys,
                "v21_slots": v21_slots, "v22_stores": v22_stores, "v22_lanes": v22_lanes,
                "v22_swaps": v22_swaps, "stage_turns": stage_turns, "v24_blocks": v24_blocks,
+               "v24_barrier": v24_barrier,
                "v13_passes": v13_passes, "v14_span": v14_span, "v14_argsorts": v14_argsorts,
                "v15_tile": v15_tile, "v15_argsorts": v15_argsorts, "v15_tops": v15_tops,
                "v16_tops": v16_tops, "v17_argsorts": v17_argsorts,

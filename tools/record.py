@@ -267,8 +267,11 @@ CHUNKS = [
     experiment("stage_turns", "v24, v23, v22 and v8 on many arrays' keys in turns, 8 .. 4096 "
                "keys an array, with v12, v13, v14 and v21 at 8 and 16 (chapters 25 and 26)", 360),
     experiment("v24_blocks", "v24's kernel without rounds held to eight blocks an SM, against "
-               "v24, v13, v14 and v12 in turns, 8 .. 128 keys an array (lab note short_arrays)",
-               200, optional=True),
+               "v24 and v13 in turns, 8 .. 128 keys an array (lab note short_arrays)", 120,
+               optional=True),
+    experiment("v24_barrier", "v24 against its store's barriers as chapter 25 left them, one or "
+               "both the block's, and v13, v14 and v12 in turns, 8 .. 128 keys an array (lab "
+               "note short_arrays)", 240, optional=True),
     experiment("v13_passes", "v13's variants with fewer passes (lab note passes)", 260),
     experiment("long_argsorts", "v13's argsort of one long array (chapter 15)", 90),
     experiment("v14_span", "v14 and its variants against CUB (chapter 16)", 200),

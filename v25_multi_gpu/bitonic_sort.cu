@@ -462,22 +462,30 @@ __device__ void exchange(Word (&key)[kKeysPerThread], Word *tile, unsigned from,
 // keys are thread-major; a thread's four neighbouring keys would be its own, but its 16 keys
 // are 64 bytes on from its lane neighbour's, so a warp's 16-byte store would fill half of each
 // of 32 sectors. So the keys go through the tile once, thread-major, and lane l reads back
-// keys 4 l .. 4 l + 3 of each run of 128 of its warp (four_store_slot).
+// keys 4 l .. 4 l + 3 of each run of 128 of its warp (four_store_slot). Those are keys its own
+// warp wrote, so the barrier between the writes and the reads is the warp's; the one before the
+// writes waits for loads of the sort's last exchange, and a sort that never used the tile skips
+// it (`tile_used` false: the kernel without rounds, which sort_words launches only for runs of up
+// to 128 keys, whose merges never go through the tile).
 //   Its four words: padded() of base + 128 v + j, where base = four_store_slot(thread, 0) holds
 // bits 2 .. 6 and 9 up, 128 v bits 7 .. 8 and j bits 0 .. 1: parts that share no bit, so the
 // word is padded(base) + padded(128 v) + j, one address and constants (chapter 24). The lanes'
 // first words, 4 l + l / 8 on from the warp's first word (mod 32 banks), fall on 32 banks.
 template <typename Word>
 __device__ void store_fours(int *keys, unsigned tile_start, Word (&key)[kKeysPerThread], Word *tile,
-                            bool floats) {
-  // Barrier: threads may still be loading their keys of the last exchange from the tile.
-  __syncthreads();
+                            bool floats, bool tile_used) {
+  // Barrier: threads may still be loading their keys of the last exchange from the tile, some of
+  // them words of another warp (a merge's round across warps).
+  if (tile_used) {
+    __syncthreads();
+  }
 #pragma unroll
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
     tile[round_slot(k, 0, false)] = key[k];
   }
-  // Barrier: every key must be in the tile before any thread reads four of them.
-  __syncthreads();
+  // Barrier: every key of the warp must be in the tile before its lanes read four of them. A
+  // warp reads back only the words its own threads wrote: warp w's keys 512 w .. 512 w + 511.
+  __syncwarp();
   const unsigned base = four_store_slot(threadIdx.x, 0);
   // keys + tile_start + base is 16-byte aligned: tile_start and base are multiples of 4.
   int4 *fours = reinterpret_cast<int4 *>(keys + tile_start + base);
@@ -501,11 +509,11 @@ __device__ void store_fours(int *keys, unsigned tile_start, Word (&key)[kKeysPer
 // keys past register 0.
 //   Thread 35 (lane 3 of warp 1), register 2: 3 + 2 * 32 + 512 = tile position 579.
 // A block smaller than a warp (n < 512) has too few lanes for that layout: it stores
-// thread-major, key by key.
+// thread-major, key by key. `tile_used`: whether the sort before may have used the tile.
 template <typename Word>
 __device__ void store_through_tile(int *keys, int *indices, unsigned tile_start,
                                    Word (&key)[kKeysPerThread], Word *tile, unsigned tile_size,
-                                   bool ascending, bool floats) {
+                                   bool ascending, bool floats, bool tile_used) {
   if (blockDim.x < kWarpSize) {
 #pragma unroll
     for (unsigned k = 0; k < kKeysPerThread; ++k) {
@@ -521,7 +529,7 @@ __device__ void store_through_tile(int *keys, int *indices, unsigned tile_start,
   // Keys alone, which only block_sort of 32-bit words stores: four to a 16-byte store. The
   // choice is made when the kernel is compiled, so block_sort of items holds no code for it.
   if constexpr (sizeof(Word) == sizeof(unsigned)) {
-    store_fours(keys, tile_start, key, tile, floats);
+    store_fours(keys, tile_start, key, tile, floats, tile_used);
     return;
   }
   exchange(key, tile, 0, 5, false);
@@ -713,7 +721,10 @@ __global__ void __launch_bounds__(kBlockThreads)
   Word key[kKeysPerThread];
   load_thread_major(key, keys, tile_start, tile_size, segment, ascending, floats);
   sort_tile<Word, kWarpRounds>(key, tile, first, tile_size, segment, ascending);
-  store_through_tile(keys, indices, tile_start, key, tile, tile_size, ascending, floats);
+  // sort_words launches the kernel without rounds only for runs of up to 128 keys (or blocks
+  // under a warp), whose merges never go through the tile before the store.
+  store_through_tile(keys, indices, tile_start, key, tile, tile_size, ascending, floats,
+                     kWarpRounds);
 }
 
 // The longest run of a high digit that step 3 counts through: each place of a run counts the
@@ -792,7 +803,7 @@ __device__ __noinline__ void sort_items_again(int *keys, int *indices, Item *til
   Item key[kKeysPerThread];
   load_thread_major(key, keys, tile_start, tile_size, segment, ascending, floats);
   sort_tile(key, tile, first, tile_size, segment, ascending);
-  store_through_tile(keys, indices, tile_start, key, tile, tile_size, ascending, floats);
+  store_through_tile(keys, indices, tile_start, key, tile, tile_size, ascending, floats, true);
 }
 
 // Step 3 through shared memory (v19's fix-up), for a block with a run of three places or more,
@@ -1035,7 +1046,7 @@ __global__ void __maxnreg__(64)
     const unsigned ordered = ascending ? order[k] : ~order[k];
     item[k] = make_item(key_from_ordered(ordered, floats), key[k], ascending, floats);
   }
-  store_through_tile(keys, indices, tile_start, item, shared, tile_size, ascending, floats);
+  store_through_tile(keys, indices, tile_start, item, shared, tile_size, ascending, floats, true);
 }
 
 // The keys of one warp's registers: 32 lanes of 16 keys. An array of up to kWarpTile keys is

@@ -10,6 +10,10 @@
 // Which merges take the round (takes_warp_round, as merge_in_block asks it) and which sorts
 // launch the kernel built with rounds (sort_takes_warp_round) are checked against the list the
 // chapter gives: merges of 256, 512, 2048 and 4096 keys, runs of 256 keys or more.
+// store_fours' barriers rest on two facts checked last: each warp reads back only keys its own
+// threads wrote (so the warp's barrier is enough between the writes and the reads), and a sort
+// that launches the kernel built without rounds makes no exchange through the tile (so that
+// kernel has no loads to wait for before the writes).
 #include <doctest/doctest.h>
 
 #include <set>
@@ -105,5 +109,32 @@ TEST_CASE("both layouts of the round are free of bank conflicts; padded() alone 
   for (unsigned k = 0; k < kKeysPerThread; ++k) {
     CHECK(worst_ways(kBlockThreads,
                      [&](unsigned t) { return padded(layout_slot(t, k, kRegisterBits)); }) == 2);
+  }
+}
+
+TEST_CASE("store_fours: each warp reads back only the keys its own threads wrote") {
+  // Thread-major, tile position p is written by thread p / kKeysPerThread.
+  for (unsigned t = 0; t < kBlockThreads; ++t) {
+    for (unsigned v = 0; v < kKeysPerThread / 4; ++v) {
+      for (unsigned j = 0; j < 4; ++j) {
+        const unsigned writer = (four_store_slot(t, v) + j) / kKeysPerThread;
+        INFO("thread " << t << ", store " << v << ", key " << j << ", written by " << writer);
+        CHECK(writer / kWarpSize == t / kWarpSize);
+      }
+    }
+  }
+}
+
+TEST_CASE("a sort without rounds makes no exchange through the tile before its store") {
+  // The kernel built without rounds runs where sort_takes_warp_round is false; in blocks of whole
+  // warps its merges must all open across lanes (round_layout 0), never with a round across warps.
+  for (unsigned run = 2; run <= kTileSize; run *= 2) {
+    if (sort_takes_warp_round(run, kWarpSize)) {
+      continue;
+    }
+    for (unsigned size_bit = kRegisterBits + 1; (1u << size_bit) <= run; ++size_bit) {
+      INFO("runs of " << run << " keys, merge of " << (1u << size_bit));
+      CHECK(round_layout(size_bit - 1) == 0);
+    }
   }
 }

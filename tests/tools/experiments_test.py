@@ -307,10 +307,17 @@ check(made_in_turns(experiments.stage_turns, "stage_turns",
       "stage_turns: v24, v23, v22 and v8 in turns at every power of two from 8 to 4096 keys per "
       "array, with v13, v14, v12 and v21 at 8 and 16, nothing built")
 check(made_in_turns(experiments.v24_blocks, "v24_blocks",
-                    ["v24_warp_rounds", "v24_blocks8", "v13_any_bits", "v14_span",
-                     "v12_key_words"], [1 << log2 for log2 in range(3, 8)], ["v24_blocks8"]),
-      "v24_blocks: v24, its variant held to eight blocks an SM, v13, v14 and v12 in turns at 8 .. "
-      "128 keys per array, the variant built once")
+                    ["v24_warp_rounds", "v24_blocks8", "v13_any_bits"],
+                    [1 << log2 for log2 in range(3, 8)], ["v24_blocks8"]),
+      "v24_blocks: v24, its variant held to eight blocks an SM and v13 in turns at 8 .. 128 keys "
+      "per array, the variant built once")
+check(made_in_turns(experiments.v24_barrier, "v24_barrier",
+                    ["v24_warp_rounds", "v24_second_block_barrier", "v24_block_barriers",
+                     "v13_any_bits", "v14_span", "v12_key_words"],
+                    [1 << log2 for log2 in range(3, 8)],
+                    ["v24_second_block_barrier", "v24_block_barriers"]),
+      "v24_barrier: v24, its variants with store_fours' second barrier or both the block's, v13, "
+      "v14 and v12 in turns at 8 .. 128 keys per array, each variant built once")
 
 # segments: v8 and CUB's segmented and packed sorts at every length from 2, DeviceSegmentedRadixSort
 # from 32 (one timed run up to 64), torch.sort up to 2^16 in one batch.
