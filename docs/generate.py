@@ -409,6 +409,7 @@ def generated_blocks(tour, profile, network_dump):
         "v22-swaps": lambda: tables.turns_table(tables.V22_SWAPS),
         "stage-turns": lambda: tables.turns_table(tables.STAGE_TURNS),
         "v24-blocks": lambda: tables.turns_table(tables.V24_BLOCKS),
+        "v24-barrier": lambda: tables.turns_table(tables.V24_BARRIER),
         "warp-round-kernels": tables.warp_round_kernels_table,
         "short-block-kernels": tables.short_block_kernels_table,
         "library-kernels": tables.library_kernels_table,
@@ -566,6 +567,8 @@ INLINE_VALUES = {
     "turns-verdict": lambda args, tour, profile: tables.turns_value(args[0], int(args[1]), True),
     # NAME:VERDICT, the lengths where the judged program got that verdict: "8, 16 and 32".
     "turns-where": lambda args, tour, profile: tables.turns_where(args[0], args[1]),
+    # NAME, the lengths where the judged program's median run was not the fastest.
+    "turns-behind": lambda args, tour, profile: tables.turns_behind(args[0]),
     # EXPERIMENT:PROGRAM:OTHER:Q, two programs of an experiment run in turns, as turns gives.
     "turns-against": lambda args, tour, profile: tables.turns_against(args[0], args[1], args[2],
                                                                       int(args[3])),

@@ -2325,14 +2325,18 @@ V22_SWAPS = Turns("v22_swaps", "v22_warp_rounds_swapped3",
 STAGE_TURNS = Turns("stage_turns", experiments.STAGE_TURNS[0],
                     list(experiments.STAGE_TURNS[1:] + experiments.SHORT_STAGE_TURNS),
                     "segment", "array length L", "other stage")
-# v24's kernel without rounds held to eight blocks an SM, judged against v24 as built and the
-# stages that beat it at 16 keys (lab note short_arrays).
-V24_BLOCKS = Turns("v24_blocks", "v24_blocks8",
-                   ["v24_warp_rounds", "v13_any_bits", "v14_span", "v12_key_words"],
+# v24's kernel without rounds held to eight blocks an SM, judged against v24 as built and v13,
+# whose block_sort of keys fits eight (lab note short_arrays).
+V24_BLOCKS = Turns("v24_blocks", "v24_blocks8", ["v24_warp_rounds", "v13_any_bits"],
                    "segment", "array length L", "other program")
+# v24 against its store's barriers as chapter 25 left them, judged as V24_BLOCKS.
+V24_BARRIER = Turns("v24_barrier", "v24_warp_rounds",
+                    ["v24_second_block_barrier", "v24_block_barriers", "v13_any_bits", "v14_span",
+                     "v12_key_words"],
+                    "segment", "array length L", "other program")
 TURNS = {turns.experiment: turns
          for turns in (SMALL_ARRAYS, SEGMENT_SPREAD, V22_STORES, V22_LANES, V22_SWAPS,
-                       STAGE_TURNS, V24_BLOCKS)}
+                       STAGE_TURNS, V24_BLOCKS, V24_BARRIER)}
 
 
 def turns_value(name, q, verdict_only=False):
@@ -2349,11 +2353,24 @@ def turns_where(name, verdict):
     """The lengths at which the judged program of experiment `name` got `verdict` (faster, slower,
     overlap) against its fastest rival, as a spoken list: "8, 16 and 32"; "no length" where it
     got it at none, NOT_MEASURED where the experiment has no runs."""
+    return lengths_where(name, lambda found: found[2] == verdict)
+
+
+def turns_behind(name):
+    """The lengths at which the judged program of experiment `name` did not have the fastest
+    median run (its speedup over the fastest rival's median at most 1, before rounding), as
+    turns_where lists them."""
+    return lengths_where(name, lambda found: found[1] <= 1)
+
+
+def lengths_where(name, keep):
+    """The lengths whose against_all (rival, speedup, verdict) `keep` accepts, as turns_where
+    lists them."""
     verdicts = turns_verdicts(TURNS[name])
     if not verdicts:
         return NOT_MEASURED
-    return spoken_list([length_name(q) for q, found in sorted(verdicts.items())
-                        if found[2] == verdict]) or "no length"
+    return spoken_list([length_name(q) for q, found in sorted(verdicts.items()) if keep(found)]
+                       ) or "no length"
 
 
 def turns_median(name, program, q):

@@ -33,9 +33,10 @@ Usage: tables_test.py SOURCE_ROOT NETWORK_DUMP
   ("stage+variant"), and the Nsight Compute tables of warp rounds and short blocks;
 - chapter 20's table of the same run (stage_pair_table): v18 against v17 and v8, keys and argsorts,
   and "not measured" before v18 has run;
-- programs run in turns (turns_table, turns_value, turns_where, segment_spread's form): each one's
-  fastest and slowest run, and the judged program against the fastest rival, beyond the runs'
-  spread, and the lengths of each verdict; a rival run at some lengths alone judges there only;
+- programs run in turns (turns_table, turns_value, turns_where, turns_behind, segment_spread's
+  form): each one's fastest and slowest run, and the judged program against the fastest rival,
+  beyond the runs' spread, the lengths of each verdict and those where its median was not the
+  fastest; a rival run at some lengths alone judges there only;
 - a record of three chunks of one experiment (tools/records.py): the rows and files of those
   that measured the code as it is, in the manifest's order, and one with a stale row left out;
 - the notes the record's own runs make: where chapter 10's table left DeviceSegmentedRadixSort
@@ -783,6 +784,16 @@ check(tables.turns_where("segment_spread", "overlap") == "8" and
       tables.turns_where("segment_spread", "slower") == "no length",
       "programs in turns: the lengths of each verdict of the judged program, 'no length' for one "
       "it never got")
+# Judged the other way, v8 has the faster median at 8 though the runs overlap there, and is
+# behind at 16: the median decides, not the verdict.
+saved_turns = tables.TURNS["segment_spread"]
+tables.TURNS["segment_spread"] = tables.Turns("segment_spread", "v8_batched", ["v22_slot_offsets"],
+                                              "segment", "array length L", "other program")
+v8_behind = tables.turns_behind("segment_spread")
+tables.TURNS["segment_spread"] = saved_turns
+check(tables.turns_behind("segment_spread") == "8" and v8_behind == "16",
+      "programs in turns: the lengths where the judged program's median run was not the fastest "
+      "(v22 behind at 8, where v8's median beat it though their runs overlap; v8 behind at 16)")
 check(tables.turns_value("segment_spread", 3) == "0.99x (overlap)" and
       tables.turns_value("segment_spread", 4) == "1.02x (faster)" and
       tables.turns_value("segment_spread", 4, verdict_only=True) == "faster" and
@@ -884,7 +895,8 @@ check(generate.notes_only_experiments() == {"v9_directions", "v9_mirrored", "pip
                                              "v20_rounds", "v20_round_argsorts", "round_kernels",
                                              "v21_keys", "keys32_kernels", "v21_slots",
                                              "v22_stores", "v22_lanes", "v22_swaps",
-                                             "segment_spread", "v24_blocks", "short_block_kernels"},
+                                             "segment_spread", "v24_blocks", "short_block_kernels",
+                                             "v24_barrier"},
       "the experiments only optional chunks write: those the lab notes alone read")
 
 
