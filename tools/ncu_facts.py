@@ -110,8 +110,8 @@
   short_stages  why v15_tile4096 sorts short arrays more slowly than v8_batched (lab note many_arrays):
              v8_batched, v14_span and v15_tile4096 on arrays of 8 and 1024 keys, 2^27 in all,
              each kernel's metrics as pipes records them. Writes OUT/short_stages.csv.
-  short_blocks  whether v24's lag at 16 keys an array is in the blocks an SM holds (lab note
-             short_arrays): v24_warp_rounds's block_sort without rounds as built and held to
+  short_blocks  whether v24's first form's lag at 16 keys an array was in the blocks an SM
+             holds (lab note short_arrays): v24_warp_rounds's block_sort without rounds as built and held to
              eight blocks an SM (v24_blocks8), against v13_any_bits's at 16 keys and
              v22_slot_offsets's at 64, 2^27 in all, with pipes' metrics and the registers.
              Writes OUT/short_block_kernels.csv.
@@ -552,8 +552,8 @@ def round_stages(ncu, build, runner):
 def short_blocks(ncu, build, runner):
     """v24's block_sort of keys without rounds, as built and held to eight blocks an SM
     (v24_blocks8), against v13's at 16 keys an array and v22's at 64, where those stages ran
-    ahead of v24 or level with it in turns (lab note short_arrays): the pipes' metrics, with the
-    registers a thread."""
+    ahead of v24's first form or level with it in turns (lab note short_arrays): the pipes'
+    metrics, with the registers a thread."""
     cases = []
     for segment, rival in (("16", "v13_any_bits"), ("64", "v22_slot_offsets")):
         arguments = ["--log2", "27", "--segment", segment]
