@@ -1462,7 +1462,9 @@ def which_sort_table(tour):
             " checked against std::sort." +
             skipped_note([row for name in used for row in recorded_rows(name)]) +
             " The tour ran each program once at each size: below 2^20 two runs of one program "
-            "can differ by more than the ratios of close rows (the spread experiment below).\n")
+            "can differ by more than the ratios of close rows (the spread experiment below); "
+            "segment_stages ran each program once too, so gaps of about a hundredth do not rank "
+            "programs (chapter 26's runs in turns do).\n")
 
 
 def segment_stages_faster_up_to(values=False):
